@@ -1,0 +1,178 @@
+package walker
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// Type is a file's type as the directory entry (d_type) or a stat reports it.
+type Type uint8
+
+const (
+	TypeUnknown Type = iota // the file system did not say; ask Lstat
+	TypeRegular
+	TypeDir
+	TypeSymlink
+	TypeFIFO
+	TypeSocket
+	TypeChar
+	TypeBlock
+)
+
+// Action is what the visit function asks the walker to do next.
+type Action int
+
+const (
+	Continue Action = iota // go on; descend if this is a directory
+	Prune                  // do not descend into this directory (ignored in post-order)
+	Stop                   // end the whole walk as soon as possible (-quit)
+)
+
+// Follow says which symbolic links the walk follows.
+type Follow int
+
+const (
+	FollowNever Follow = iota // -P: never follow (the default)
+	FollowRoots               // -H: follow links named as starting points only
+	FollowAll                 // -L: follow every link
+)
+
+// Options control a walk.
+type Options struct {
+	// Workers is the number of goroutines reading directories; 0 means
+	// GOMAXPROCS. With 1 the walk is serial and in GNU find's order.
+	Workers int
+	Follow  Follow
+	// MaxDepth < 0 means no limit. Entries deeper than MaxDepth are not
+	// visited and directories at MaxDepth are not read.
+	MaxDepth int
+	// MinDepth: entries shallower than this are not visited (but are
+	// still descended into).
+	MinDepth int
+	// PostOrder (-depth) visits a directory after its contents instead of
+	// before them.
+	PostOrder bool
+	// XDev (-xdev, -mount) does not descend into directories on other
+	// devices than their starting point; they are still visited.
+	XDev bool
+	// IgnoreReaddirRace silently skips files that vanish between the
+	// directory read and a later stat or open.
+	IgnoreReaddirRace bool
+}
+
+// Entry is one file met by the walk.
+//
+// The walker reuses Entries and their Path buffers: an Entry is valid
+// only until the visit function returns. Copy what you keep.
+type Entry struct {
+	Path    []byte // as find prints it: the root argument, then "/"-joined names
+	NameOff int    // Path[NameOff:] is the base name
+	Depth   int    // 0 for a starting point
+	// Type comes from d_type, or from a stat the walker had to make. Under
+	// -L (and for -H starting points) it is the type of the link's target,
+	// or TypeSymlink for a dangling link. TypeUnknown means "ask Lstat".
+	Type Type
+	// Err non-nil means this Entry only reports a failure: a starting
+	// point that cannot be reached, a directory that could not be opened
+	// or read (the directory itself was visited without Err), a file that
+	// vanished, or a file system loop (*LoopError). Do not evaluate it.
+	Err error
+	// PostOrder is set for the visit of a directory after its contents
+	// under Options.PostOrder.
+	PostOrder bool
+	// Worker is the index (0 <= Worker < Options.Workers) of the goroutine
+	// making this call, so callers can keep lock-free per-worker state.
+	Worker int
+
+	dirfd    int // the open parent directory; unix.AT_FDCWD for a root
+	follow   bool
+	lstat    unix.Stat_t
+	stat     unix.Stat_t
+	lstatErr error
+	statErr  error
+	haveL    bool
+	haveS    bool
+}
+
+// Name returns the base name, Path[NameOff:].
+func (e *Entry) Name() []byte { return e.Path[e.NameOff:] }
+
+// atPath is the name to give the *at calls together with dirfd: the base
+// name inside the open parent, or the whole path for a starting point.
+func (e *Entry) atPath() string {
+	if e.dirfd == unix.AT_FDCWD {
+		return string(e.Path)
+	}
+	return string(e.Path[e.NameOff:])
+}
+
+// Lstat returns the status of the file itself, not following a final
+// symbolic link. The first call costs one fstatat(2) relative to the
+// parent directory's descriptor; later calls return the cached result.
+func (e *Entry) Lstat() (*unix.Stat_t, error) {
+	if !e.haveL {
+		e.lstatErr = ignoringEINTR(func() error {
+			return unix.Fstatat(e.dirfd, e.atPath(), &e.lstat, unix.AT_SYMLINK_NOFOLLOW)
+		})
+		e.haveL = true
+	}
+	return &e.lstat, e.lstatErr
+}
+
+// Stat returns the status of the file, following a final symbolic link
+// (what find's -L sees). For a file that is not a link it is Lstat, at no
+// extra cost. A dangling link gives its Lstat result and the error.
+func (e *Entry) Stat() (*unix.Stat_t, error) {
+	if !e.haveS {
+		if e.Type != TypeUnknown && e.Type != TypeSymlink && !e.follow {
+			st, err := e.Lstat()
+			e.stat, e.statErr = *st, err
+		} else if st, err := e.Lstat(); err == nil && st.Mode&unix.S_IFMT != unix.S_IFLNK {
+			e.stat, e.statErr = *st, nil
+		} else {
+			e.statErr = ignoringEINTR(func() error {
+				return unix.Fstatat(e.dirfd, e.atPath(), &e.stat, 0)
+			})
+		}
+		e.haveS = true
+	}
+	return &e.stat, e.statErr
+}
+
+// Synthetic builds an Entry with status already known, for tests of code
+// that evaluates Entries without a file system. lst is what Lstat returns
+// and st what Stat returns (nil: the same as lst); neither is copied
+// lazily, so the Entry never touches the disk.
+func Synthetic(path string, depth int, t Type, lst, st *unix.Stat_t) *Entry {
+	e := &Entry{Path: []byte(path), Depth: depth, Type: t, dirfd: -1}
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' && i < len(path)-1 {
+			e.NameOff = i + 1
+			break
+		}
+	}
+	if lst != nil {
+		e.lstat, e.haveL = *lst, true
+		if st == nil {
+			st = lst
+		}
+	} else {
+		e.lstatErr, e.haveL = unix.ENOENT, true
+	}
+	if st != nil {
+		e.stat, e.haveS = *st, true
+	} else {
+		e.statErr, e.haveS = unix.ENOENT, true
+	}
+	return e
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		err := f()
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}
