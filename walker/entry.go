@@ -1,8 +1,6 @@
 package walker
 
 import (
-	"errors"
-
 	"golang.org/x/sys/unix"
 )
 
@@ -85,36 +83,49 @@ type Entry struct {
 	// making this call, so callers can keep lock-free per-worker state.
 	Worker int
 
-	dirfd    int // the open parent directory; unix.AT_FDCWD for a root
+	// dirfd is the open parent directory (unix.AT_FDCWD for a root; -1
+	// for a Synthetic Entry). The walker keeps it open, and pinned against
+	// the descriptor budget, for the whole visit.
+	dirfd int
+	// atOff is where the name to give the *at calls with dirfd starts in
+	// Path: NameOff, or 0 for a root. The walker keeps a NUL byte just past
+	// the end of Path (beyond its capacity, so that an append by a caller
+	// cannot overwrite it), which lets the calls use Path in place.
+	atOff int
+	// follow is set when Type describes a link's target (-L, or a root
+	// under -H).
 	follow   bool
+	haveL    bool
+	haveS    bool
+	haveLink bool
 	lstat    unix.Stat_t
 	stat     unix.Stat_t
 	lstatErr error
 	statErr  error
-	haveL    bool
-	haveS    bool
+	link     []byte // Readlink's result, in linkBuf
+	linkBuf  []byte
+	linkErr  error
 }
 
 // Name returns the base name, Path[NameOff:].
 func (e *Entry) Name() []byte { return e.Path[e.NameOff:] }
 
-// atPath is the name to give the *at calls together with dirfd: the base
-// name inside the open parent, or the whole path for a starting point.
-func (e *Entry) atPath() string {
-	if e.dirfd == unix.AT_FDCWD {
-		return string(e.Path)
-	}
-	return string(e.Path[e.NameOff:])
-}
+// DirFD returns the descriptor of the directory that holds the file
+// (unix.AT_FDCWD for a starting point); give it with AtName to *at
+// system calls (unlinkat for -delete, openat for -execdir). It is valid
+// only during the visit, and the caller must not close it.
+func (e *Entry) DirFD() int { return e.dirfd }
+
+// AtName returns the name to use with DirFD: the base name, or the whole
+// path for a starting point. It aliases Path.
+func (e *Entry) AtName() []byte { return e.Path[e.atOff:] }
 
 // Lstat returns the status of the file itself, not following a final
 // symbolic link. The first call costs one fstatat(2) relative to the
 // parent directory's descriptor; later calls return the cached result.
 func (e *Entry) Lstat() (*unix.Stat_t, error) {
 	if !e.haveL {
-		e.lstatErr = ignoringEINTR(func() error {
-			return unix.Fstatat(e.dirfd, e.atPath(), &e.lstat, unix.AT_SYMLINK_NOFOLLOW)
-		})
+		e.lstatErr = e.fstatat(&e.lstat, unix.AT_SYMLINK_NOFOLLOW)
 		e.haveL = true
 	}
 	return &e.lstat, e.lstatErr
@@ -131,13 +142,52 @@ func (e *Entry) Stat() (*unix.Stat_t, error) {
 		} else if st, err := e.Lstat(); err == nil && st.Mode&unix.S_IFMT != unix.S_IFLNK {
 			e.stat, e.statErr = *st, nil
 		} else {
-			e.statErr = ignoringEINTR(func() error {
-				return unix.Fstatat(e.dirfd, e.atPath(), &e.stat, 0)
-			})
+			e.statErr = e.fstatat(&e.stat, 0)
+			if e.statErr != nil {
+				// The kernel left e.stat alone: give the link's own
+				// status rather than a previous Entry's.
+				e.stat = *st
+			}
 		}
 		e.haveS = true
 	}
 	return &e.stat, e.statErr
+}
+
+// Readlink returns the target of a symbolic link (for -lname and %l).
+// The first call costs one readlinkat(2); the result is cached and, like
+// Path, valid only during the visit.
+func (e *Entry) Readlink() ([]byte, error) {
+	if !e.haveLink {
+		e.link, e.linkErr = e.readlink()
+		e.haveLink = true
+	}
+	return e.link, e.linkErr
+}
+
+func (e *Entry) readlink() ([]byte, error) {
+	if e.linkBuf == nil {
+		e.linkBuf = make([]byte, 256)
+	}
+	for {
+		n, err := e.readlinkat(e.linkBuf)
+		if err != nil {
+			return nil, err
+		}
+		if n < len(e.linkBuf) {
+			return e.linkBuf[:n], nil
+		}
+		// Possibly truncated: readlink does not say. Grow and retry.
+		e.linkBuf = make([]byte, 2*len(e.linkBuf))
+	}
+}
+
+// reset prepares a reused Entry for the next file.
+func (e *Entry) reset() {
+	e.Err = nil
+	e.PostOrder = false
+	e.follow = false
+	e.haveL, e.haveS, e.haveLink = false, false, false
 }
 
 // Synthetic builds an Entry with status already known, for tests of code
@@ -166,13 +216,4 @@ func Synthetic(path string, depth int, t Type, lst, st *unix.Stat_t) *Entry {
 		e.statErr, e.haveS = unix.ENOENT, true
 	}
 	return e
-}
-
-func ignoringEINTR(f func() error) error {
-	for {
-		err := f()
-		if !errors.Is(err, unix.EINTR) {
-			return err
-		}
-	}
 }

@@ -1,9 +1,6 @@
 package walker
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // LoopError reports a directory met again below itself while following
 // symbolic links (-L): Path is the link, Ancestor the directory it leads
@@ -16,9 +13,20 @@ func (e *LoopError) Error() string {
 	return fmt.Sprintf("File system loop detected; %s is part of the same file system loop as %s.", e.Path, e.Ancestor)
 }
 
-// Walk visits every file below each root in turn. visit is called
-// concurrently from opt.Workers goroutines (Entry.Worker tells which).
-// It returns once every worker is done, or after visit returned Stop.
+// Walk visits every file below each root. visit is called concurrently
+// from opt.Workers goroutines (Entry.Worker tells which). It returns once
+// every worker is done, or soon after visit returned Stop.
+//
+// With one worker the roots are walked in turn, in GNU find's order. With
+// more, the roots are walked together and the order is unspecified;
+// under PostOrder a directory is still visited after all its contents.
+//
+// Failures on files (a missing root, an unreadable directory, a loop)
+// reach visit as Entries with Err set; Walk itself returns an error only
+// when it cannot walk at all (an unsupported platform).
+//
+// Walk may raise GOMAXPROCS by one for its duration (see the package
+// documentation).
 func Walk(roots []string, opt Options, visit func(*Entry) Action) error {
-	return errors.New("walker: not implemented")
+	return walkImpl(roots, opt, visit)
 }

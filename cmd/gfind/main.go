@@ -1,6 +1,15 @@
 package main
 
-import "os"
+import (
+	"errors"
+	"os"
+	"runtime"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/predicate"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -9,6 +18,80 @@ func main() {
 // run is gfind with arguments args (without the program name), writing
 // to os.Stdout and os.Stderr; it returns the exit status.
 func run(args []string) int {
-	os.Stderr.WriteString("gfind: not implemented\n")
-	return 1
+	diag := output.NewDiag("gfind", os.Stderr)
+	opts, rest, err := splitArgs(args, diag.Quote, func(msg string) { diag.Notef("%s", msg) })
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) && ue.hint {
+			diag.Errorf("%s\nTry 'gfind --help' for more information.", ue.msg)
+		} else {
+			diag.Errorf("%s", err)
+		}
+		return 1
+	}
+	switch {
+	case opts.cli.Help:
+		return printHelp()
+	case opts.cli.Version:
+		return printVersion()
+	case contains(opts.debug, "help"):
+		return printDebugHelp()
+	}
+
+	cmd, err := predicate.Parse(rest, predicate.Config{
+		Follow:   opts.follow,
+		Warnings: isTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
+		Quote:    diag.Quote,
+		Warn:     func(msg string) { diag.Warnf("%s", msg) },
+	})
+	switch {
+	case errors.Is(err, predicate.ErrHelp):
+		return printHelp()
+	case errors.Is(err, predicate.ErrVersion):
+		return printVersion()
+	case err != nil:
+		diag.Errorf("%s", err)
+		var pe *predicate.ParseError
+		if errors.As(err, &pe) && pe.Hint != "" {
+			diag.Errorf("%s", pe.Hint)
+		}
+		return 1
+	}
+
+	workers := opts.cli.Threads
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	walk := cmd.Walk
+	walk.Workers = workers
+
+	sink := output.NewSink(os.Stdout, diag)
+	states := make([]*predicate.State, workers)
+	for i := range states {
+		states[i] = predicate.NewState(sink, diag)
+	}
+	expr := cmd.Expr
+	err = walker.Walk(cmd.Roots, walk, func(e *walker.Entry) walker.Action {
+		if e.Err != nil {
+			diag.FileError(e.Path, e.Err)
+			return walker.Continue
+		}
+		return states[e.Worker].Visit(expr, e)
+	})
+	for _, s := range states {
+		s.Done()
+	}
+	sink.Close()
+	if err != nil {
+		diag.Errorf("%s", err)
+	}
+	if diag.Failed() {
+		return 1
+	}
+	return 0
+}
+
+func isTerminal(fd int) bool {
+	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	return err == nil
 }

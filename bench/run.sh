@@ -1,0 +1,426 @@
+#!/usr/bin/env bash
+# run.sh - end-to-end benchmark of gfind against GNU find, bfs, fd and the C floor.
+#
+#   bench/run.sh [-n RUNS] [-t TREES_DIR] [-s] [-k] [workload ...]
+#
+#   -n RUNS   timed rounds per workload (default 7); one untimed warm-up round comes first
+#   -t DIR    where the trees live (default $BENCH_TREES, else /tmp/gfind-trees);
+#             missing trees are generated there (about 10 s)
+#   -s        also count syscalls of one run per tool (strace -c -f; slow)
+#   -k        keep going when gfind's output differs from GNU find's (gfind is then
+#             left out of that workload's timing; the exit status is still 1)
+#   workloads: src-print src-name src-size src-stat src-quit src-j1 wide-print
+#              wide-size deep-print (the default: all of these), and src-mtime
+#
+# Environment: GFIND=path uses that binary instead of building ./cmd/gfind (GFIND=/usr/bin/find
+# proves the harness while gfind does not build yet); FIND, BFS, FD override the other tools;
+# GO picks the go command. Results: a table per workload on stdout, and the same tables as
+# Markdown in bench/out/results-DATE.md. See bench/README.md for how to read them.
+set -euo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+modroot=$(cd "$here/.." && pwd)
+
+all_workloads=(src-print src-name src-size src-stat src-quit src-j1 wide-print wide-size deep-print)
+extra_workloads=(src-mtime)
+# A file name that occurs exactly once in the src tree (checked below), at depth 9. Where it
+# falls in a walk depends on readdir order, i.e. on the filesystem's hash seed.
+QUIT_NAME=api_211.c
+
+RUNS=7 TREES=${BENCH_TREES:-/tmp/gfind-trees} STRACE=0 KEEP=0
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+while getopts ":n:t:skh" o; do
+  case $o in
+    n) RUNS=$OPTARG ;;
+    t) TREES=$OPTARG ;;
+    s) STRACE=1 ;;
+    k) KEEP=1 ;;
+    h) usage 0 ;;
+    *) echo "run.sh: bad option -$OPTARG" >&2; usage 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -n wants a positive number" >&2; exit 2; }
+workloads=("$@")
+[[ ${#workloads[@]} -gt 0 ]] || workloads=("${all_workloads[@]}")
+for w in "${workloads[@]}"; do
+  [[ " ${all_workloads[*]} ${extra_workloads[*]} " == *" $w "* ]] || { echo "run.sh: unknown workload $w" >&2; usage 2; }
+done
+mkdir -p "$TREES"
+TREES=$(cd "$TREES" && pwd)
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "run.sh: $*"; exit 1; }
+
+# ---------- tools ----------
+apt_updated=0
+apt_install() { # PACKAGE...: install with apt-get, after one apt-get update
+  command -v apt-get >/dev/null || { say "run.sh: no apt-get; install $* by hand"; return 1; }
+  local sudo=()
+  [[ $EUID -eq 0 ]] || sudo=(sudo)
+  if ((!apt_updated)); then
+    say "== apt-get update"
+    "${sudo[@]}" apt-get update -qq >&2 || say "run.sh: apt-get update had errors; trying the install anyway"
+    apt_updated=1
+  fi
+  say "== apt-get install $*"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+need=()
+command -v cc >/dev/null || need+=(gcc)
+command -v "${BFS:-bfs}" >/dev/null || need+=(bfs)
+command -v "${FD:-fdfind}" >/dev/null || need+=(fd-find)
+((!STRACE)) || command -v strace >/dev/null || need+=(strace)
+((${#need[@]} == 0)) || apt_install "${need[@]}" || say "run.sh: some packages did not install; their tools are left out"
+command -v cc >/dev/null || die "no C compiler (cc)"
+((!STRACE)) || command -v strace >/dev/null || die "-s needs strace"
+
+GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+OUT=$here/out
+BIN=$OUT/bin
+mkdir -p "$BIN"
+
+say "== building the tree generator and the floor into $BIN"
+(cd "$modroot" && "$GO" build -o "$BIN/mktree" ./bench/mktree)
+cc -O2 -pthread -o "$BIN/limit" "$here/limit.c"
+cc -O2 -o "$BIN/timeit" "$here/timeit.c"
+LIMIT=$BIN/limit TIMEIT=$BIN/timeit
+if [[ -n ${GFIND:-} ]]; then
+  GFIND=$(command -v "$GFIND") || die "GFIND=$GFIND is not a command"
+  gfind_src="$GFIND (from GFIND)"
+else
+  say "== building gfind"
+  (cd "$modroot" && "$GO" build -o "$BIN/gfind" ./cmd/gfind) ||
+    die "go build ./cmd/gfind failed; to test the harness alone, run with GFIND=/usr/bin/find"
+  GFIND=$BIN/gfind
+  gfind_src="./cmd/gfind at $(git -C "$modroot" describe --always --dirty 2>/dev/null || echo '?')"
+fi
+GFIND_IS_GNU=0
+if "$GFIND" --version 2>/dev/null | grep -q 'GNU findutils'; then
+  GFIND_IS_GNU=1
+  gfind_src+=", GNU find standing in for gfind"
+fi
+FIND=$(command -v "${FIND:-find}") || die "no GNU find"
+"$FIND" --version 2>/dev/null | grep -q 'GNU findutils' || die "$FIND is not GNU find"
+BFS=$(command -v "${BFS:-bfs}" || true)
+FD=$(command -v "${FD:-fdfind}" || true)
+BFS_HAS_J=0
+[[ -z $BFS ]] || ! "$BFS" -j1 / -maxdepth 0 >/dev/null 2>&1 || BFS_HAS_J=1
+
+tools=(find gfind bfs fd floor)
+declare -A label=([find]="GNU find" [gfind]=gfind [bfs]=bfs [fd]=fd [floor]=floor)
+version() {
+  case $1 in
+    find) "$FIND" --version | sed -n 1p ;;
+    gfind) printf '%s' "$gfind_src" ;;
+    bfs) [[ -n $BFS ]] && "$BFS" --version | sed -n 1p || echo "not installed" ;;
+    fd) [[ -n $FD ]] && "$FD" --version | sed -n 1p || echo "not installed" ;;
+    floor) echo "bench/limit.c (cc -O2 -pthread), $(nproc) threads unless -j 1" ;;
+  esac
+}
+
+# ---------- trees ----------
+declare -A tree_needed=()
+for w in "${workloads[@]}"; do tree_needed[${w%%-*}]=1; done
+for t in wide src deep; do
+  [[ -n ${tree_needed[$t]:-} ]] || continue
+  [[ -f $TREES/$t.counts ]] && continue
+  f=()
+  [[ ! -e $TREES/$t ]] || f=(-f) # a tree without its .counts file is a partial one
+  say "== generating $TREES/$t"
+  "$BIN/mktree" "${f[@]}" "$TREES" "$t"
+done
+count_of() { sed -n "s/^$2=//p" "$TREES/$1.counts"; } # TREE KEY
+
+# ---------- workloads ----------
+describe() {
+  case $1 in
+    src-print) echo "print every path of src (1,000,000 entries): readdir and output" ;;
+    src-name) echo "-name '*.log' on src: name matching, no stat needed" ;;
+    src-size) echo "-type f -size +0 on src: one stat per regular file" ;;
+    src-stat) echo "-size +1k on src: one stat per entry of every type; prints the directories (4 KiB)" ;;
+    src-mtime) echo "-mtime -1 on src: one stat per entry; prints everything while the tree is < 24 h old" ;;
+    src-quit) echo "-name $QUIT_NAME -print -quit on src: stop at the first (only) match" ;;
+    src-j1) echo "print every path of src with one thread (gfind -j1, floor -j 1)" ;;
+    wide-print) echo "print every path of wide (one directory, 100,000 files)" ;;
+    wide-size) echo "-type f -size +0 on wide: 100,000 stats in one directory, no output" ;;
+    deep-print) echo "print every path of deep (2,000 levels, paths up to ~22 KB, past PATH_MAX)" ;;
+  esac
+}
+expected() { # WORKLOAD: the path count the tree's .counts file promises, if it says
+  case $1 in
+    src-print | src-j1 | wide-print | deep-print) count_of "${1%%-*}" entries ;;
+    src-name) count_of src name_log ;;
+    src-size | wide-size) count_of "${1%%-*}" nonempty_files ;;
+    src-quit) echo 1 ;;
+  esac
+}
+
+# tool_cmd TOOL WORKLOAD: sets CMD to the tool's command line, or SKIP to why it has none.
+tool_cmd() {
+  local tool=$1 w=$2 T=$TREES/${2%%-*}
+  CMD=() SKIP=
+  case $tool in
+    find | gfind | bfs)
+      case $tool in
+        find) CMD=("$FIND") ;;
+        gfind) CMD=("$GFIND") ;;
+        bfs) [[ -n $BFS ]] || { SKIP="not installed"; return 1; }; CMD=("$BFS") ;;
+      esac
+      if [[ $w == src-j1 ]]; then
+        case $tool in
+          gfind) ((GFIND_IS_GNU)) || CMD+=(-j1) ;; # GNU find has one thread and no -j
+          bfs) ((!BFS_HAS_J)) || CMD+=(-j1) ;;     # bfs before 3.0 has one thread and no -j
+        esac
+      fi
+      CMD+=("$T")
+      case $w in
+        *-print | src-j1) ;;
+        src-name) CMD+=(-name '*.log') ;;
+        *-size) CMD+=(-type f -size +0) ;;
+        src-stat) CMD+=(-size +1k) ;;
+        src-mtime) CMD+=(-mtime -1) ;;
+        src-quit) CMD+=(-name "$QUIT_NAME" -print -quit) ;;
+      esac
+      ;;
+    fd)
+      [[ -n $FD ]] || { SKIP="not installed"; return 1; }
+      # -H -I: hidden entries and no ignore files, like find (-u is the same in fd 8.6).
+      # -s: case-sensitive patterns (fd's default is smart case). fd never prints the root.
+      CMD=("$FD" -H -I)
+      case $w in
+        *-print) ;;
+        src-j1) CMD+=(-j 1) ;;
+        src-name) CMD+=(-s -g '*.log') ;;
+        *-size) CMD+=(-t f -S +1b) ;; # size >= 1 byte, i.e. find's -size +0 (rounded up to 512-byte blocks)
+        src-quit) CMD+=(-s -g "$QUIT_NAME" --max-results 1) ;;
+        src-mtime) CMD+=(--changed-within 1d) ;;
+        src-stat)
+          SKIP="no equivalent: fd's --size only ever matches regular files; -size +1k also matches directories"
+          return 1
+          ;;
+      esac
+      CMD+=(--search-path "$T")
+      ;;
+    floor)
+      CMD=("$LIMIT")
+      case $w in
+        *-print) ;;
+        src-j1) CMD+=(-j 1) ;;
+        src-name) CMD+=(-n '*.log') ;;
+        *-size) CMD+=(-s) ;; # -s is exactly -type f -size +0
+        src-quit) SKIP="no equivalent: the floor has no early exit"; return 1 ;;
+        src-stat | src-mtime) SKIP="no equivalent: the floor's only stat mode is -s (-type f -size +0)"; return 1 ;;
+      esac
+      CMD+=("$T")
+      ;;
+  esac
+}
+
+# ---------- helpers ----------
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gfind-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+median() { sort -n | awk '{a[NR]=$1} END {if (!NR) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+minimum() { sort -n | sed -n 1p; }
+ms() { awk -v u="$1" 'BEGIN {if (u == "nan" || u == "") print "-"; else printf "%.1f ms", u/1000}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "" || a == "nan" || b == "nan" || b == 0) print "-"; else printf "%.2f", a/b}'; }
+mib() { awk -v k="$1" 'BEGIN {if (k == "nan" || k == "") print "-"; else printf "%.1f MiB", k/1024}'; }
+shown() { local s= a; for a in "$@"; do s+="${s:+ }$(printf '%q' "$a")"; done; s=${s//$TREES/\$TREES}; printf '%s' "${s//$modroot\//}"; }
+
+# run_timed IDX [RECORD]: one run of tool IDX through timeit, output to /dev/null; unless
+# RECORD is 0 it appends the wall time (µs), CPU time (µs) and peak RSS (KiB) to its files.
+run_timed() {
+  local -n c=CMD_$1
+  local wall cpu rss rc
+  read -r wall cpu rss rc < <("$TIMEIT" -e "$tmp/stderr" -- "${c[@]}") || true
+  [[ -n ${rc:-} ]] || die "timeit failed on $(shown "${c[@]}")"
+  ((rc == 0)) || runerr[$1]="exit $rc: $(head -c 200 "$tmp/stderr")"
+  ((${2:-1})) || return 0
+  echo "$wall" >>"$tmp/wall.$1"
+  echo "$cpu" >>"$tmp/cpu.$1"
+  echo "$rss" >>"$tmp/rss.$1"
+}
+
+# The launch cost every measurement carries (posix_spawn, exec, wait4), from /bin/true.
+CMD_overhead=(/bin/true)
+declare -A runerr=()
+for ((r = 0; r < 2 * RUNS + 1; r++)); do run_timed overhead 1; done
+overhead_us=$(median <"$tmp/wall.overhead")
+
+stamp=$(date +%Y%m%d-%H%M%S)
+md=$OUT/results-$stamp.md
+status=0
+{
+  echo "# gfind end-to-end benchmark, $(date '+%Y-%m-%d %H:%M:%S %Z')"
+  echo
+  echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p), Linux $(uname -r), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- trees: \`$TREES\` ($(df -PT "$TREES" | awk 'NR==2 {print $2}'))"
+  echo "- warm cache, output to /dev/null, $RUNS interleaved rounds after one warm-up round; times are medians (min also shown)"
+  echo "- launch overhead included in every time (posix_spawn of /bin/true, exec, wait4): $(ms "$overhead_us")"
+  for t in "${tools[@]}"; do echo "- ${label[$t]}: $(version "$t")"; done
+  echo "- ratios: tool median / GNU find median, and tool median / floor median (lower is faster)"
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  if awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l > n / 2)}'; then
+    echo "- **warning: load average $load on $(nproc) CPUs at the start: other work competes for the CPUs, so times are noisy; trust ratios less, and min more than median**"
+  fi
+  if ((GFIND_IS_GNU)); then
+    echo "- GNU find stands in for gfind, so the gfind row is an A/A control: its distance from 1.00 is this run's noise"
+  fi
+} >"$md"
+cat "$md"
+
+# ---------- per workload ----------
+for w in "${workloads[@]}"; do
+  T=$TREES/${w%%-*}
+  echo
+  echo "=== $w: $(describe "$w")"
+  active=() notes=()
+  unset "${!CMD_@}" 2>/dev/null || true
+  i=0
+  for t in "${tools[@]}"; do
+    if tool_cmd "$t" "$w"; then
+      declare -ga "CMD_$i"
+      declare -n dst=CMD_$i
+      dst=("${CMD[@]}")
+      unset -n dst
+      active+=("$i:$t")
+    else
+      notes+=("${label[$t]}: left out, $SKIP")
+    fi
+    i=$((i + 1))
+  done
+
+  # 1. same set of paths as GNU find?
+  say "-- checking outputs"
+  ref_ok=0
+  keep=()
+  for a in "${active[@]}"; do
+    i=${a%%:*} t=${a#*:}
+    declare -n c=CMD_$i
+    rc=0
+    "${c[@]}" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+    unset -n c
+    if [[ $t == fd ]]; then sed 's:/$::' "$tmp/raw"; else cat "$tmp/raw"; fi | sort >"$tmp/sorted.$t"
+    rm -f "$tmp/raw"
+    if [[ $t == find ]]; then
+      ((rc == 0)) || { say "run.sh: GNU find failed (exit $rc): $(head -c 300 "$tmp/err")"; break; }
+      ref_ok=1
+      n=$(wc -l <"$tmp/sorted.find")
+      exp=$(expected "$w")
+      [[ -z $exp || $exp == "$n" ]] || notes+=("warning: GNU find printed $n paths, the tree's .counts promise $exp (was the tree changed?)")
+      # fd never prints the root itself, so it is compared with the rest
+      grep -vxF -- "$T" "$tmp/sorted.find" >"$tmp/sorted.find-noroot" || true
+      keep+=("$a")
+      continue
+    fi
+    ref=$tmp/sorted.find
+    [[ $t != fd ]] || ref=$tmp/sorted.find-noroot
+    why=
+    if ((rc != 0)); then
+      why="exit status $rc ($(head -1 "$tmp/err" | head -c 150))"
+    elif ! cmp -s "$ref" "$tmp/sorted.$t"; then
+      miss=$(comm -23 "$ref" "$tmp/sorted.$t" | wc -l)
+      extra=$(comm -13 "$ref" "$tmp/sorted.$t" | wc -l)
+      ex=$(comm -3 "$ref" "$tmp/sorted.$t" | sed -n '1{s/^\t//;p;}' | cut -c1-120)
+      why="output differs from GNU find's: $miss paths missing, $extra extra (first difference: $ex)"
+    fi
+    rm -f "$tmp/sorted.$t"
+    if [[ -n $why ]]; then
+      if [[ $t == gfind ]]; then
+        say ""
+        say "!!!!!! FAIL: gfind on $w: $why"
+        say "!!!!!! command: $(shown "${CMD_1[@]}")"
+        status=1
+        ((KEEP)) || { say "run.sh: stopping (use -k to keep going)"; exit 1; }
+      fi
+      notes+=("${label[$t]}: left out, $why")
+      say "   ${label[$t]}: $why"
+    else
+      keep+=("$a")
+    fi
+  done
+  rm -f "$tmp"/sorted.*
+  ((ref_ok)) || { status=1; echo "(GNU find failed; $w skipped)"; continue; }
+  say "   ${#keep[@]} tools agree on $n paths"
+  active=("${keep[@]}")
+
+  # 2. interleaved timing: round 0 is the warm-up
+  rm -f "$tmp"/wall.[0-9]* "$tmp"/cpu.[0-9]* "$tmp"/rss.[0-9]*
+  runerr=()
+  say "-- timing ${#active[@]} tools, 1 warm-up + $RUNS rounds"
+  for ((r = 0; r <= RUNS; r++)); do
+    for a in "${active[@]}"; do run_timed "${a%%:*}" $((r > 0)); done
+    printf '.' >&2
+  done
+  printf '\n' >&2
+
+  # 3. syscalls (one run under strace -f -c each)
+  declare -A sc_total=() sc_stat=()
+  if ((STRACE)); then
+    say "-- counting syscalls"
+    for a in "${active[@]}"; do
+      i=${a%%:*} t=${a#*:}
+      declare -n c=CMD_$i
+      if strace -f -c -U name,calls -o "$tmp/strace" "${c[@]}" >/dev/null 2>&1; then
+        read -r sc_total[$t] sc_stat[$t] < <(awk '$1 == "total" {t = $2}
+          $1 ~ /^(newfstatat|fstatat64|statx|fstat|fstat64|lstat|lstat64|stat|stat64)$/ {s += $2}
+          END {print t + 0, s + 0}' "$tmp/strace")
+      fi
+      unset -n c
+    done
+  fi
+
+  # 4. the table
+  declare -A med=() mn=() cpu=() rss=()
+  fl=
+  for a in "${active[@]}"; do
+    i=${a%%:*} t=${a#*:}
+    med[$t]=$(median <"$tmp/wall.$i")
+    mn[$t]=$(minimum <"$tmp/wall.$i")
+    cpu[$t]=$(median <"$tmp/cpu.$i")
+    rss[$t]=$(median <"$tmp/rss.$i")
+    [[ -z ${runerr[$i]:-} ]] || notes+=("${label[$t]}: a timed run failed: ${runerr[$i]}")
+  done
+  fl=${med[floor]:-}
+  hdr=(tool median min "x find" "x floor" "CPU u+s" "peak RSS")
+  ((!STRACE)) || hdr+=(syscalls "stat calls")
+  {
+    echo
+    echo "### $w: $(describe "$w")"
+    echo
+    printf '|'; printf ' %s |' "${hdr[@]}"; echo
+    printf '|---'; printf '|--:%.0s' "${hdr[@]:1}"; echo '|'
+  } >>"$md"
+  printf '%-9s %11s %11s %7s %8s %10s %10s' "${hdr[@]:0:7}"
+  ((!STRACE)) || printf ' %9s %10s' "${hdr[@]:7}"
+  echo
+  for a in "${active[@]}"; do
+    t=${a#*:}
+    row=("${label[$t]}" "$(ms "${med[$t]}")" "$(ms "${mn[$t]}")" "$(ratio "${med[$t]}" "${med[find]}")"
+      "$(ratio "${med[$t]}" "$fl")" "$(ms "${cpu[$t]}")" "$(mib "${rss[$t]}")")
+    ((!STRACE)) || row+=("${sc_total[$t]:--}" "${sc_stat[$t]:--}")
+    printf '%-9s %11s %11s %7s %8s %10s %10s' "${row[@]:0:7}"
+    ((!STRACE)) || printf ' %9s %10s' "${row[@]:7}"
+    echo
+    { printf '|'; printf ' %s |' "${row[@]}"; echo; } >>"$md"
+  done
+  {
+    echo
+    for a in "${active[@]}"; do
+      i=${a%%:*} t=${a#*:}
+      declare -n c=CMD_$i
+      echo "- ${label[$t]}: \`$(shown "${c[@]}")\`"
+      unset -n c
+    done
+    for note in "${notes[@]}"; do echo "- $note"; done
+  } >>"$md"
+  for note in "${notes[@]}"; do echo "  note: $note"; done
+  unset med mn cpu rss sc_total sc_stat
+done
+
+echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$md" >/dev/null
+echo
+echo "Markdown: $md"
+exit "$status"

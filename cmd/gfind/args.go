@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/kong"
+	"github.com/gfind/gfind/walker"
+)
+
+// options are the leading options: GNU find's -H -L -P -D -O, and
+// gfind's own long options.
+type options struct {
+	follow   walker.Follow
+	debug    []string
+	optLevel int
+	cli      cli
+}
+
+// cli is the part of the leading options parsed by kong: gfind's own
+// options, which GNU find does not have.
+type cli struct {
+	Threads int  `short:"j" name:"threads" help:"Number of worker goroutines (default: number of CPUs). -j1 gives GNU find's exact output order."`
+	Help    bool `name:"help" help:"Print this help and exit."`
+	Version bool `name:"version" help:"Print the version and exit."`
+}
+
+// usageError is a mistake in the leading options. GNU find follows some
+// of these with a hint to run --help.
+type usageError struct {
+	msg  string
+	hint bool
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// debugFlags are the names GNU find accepts after -D.
+var debugFlags = []string{"exec", "opt", "rates", "search", "stat", "tree", "time", "all", "help"}
+
+// splitArgs separates the leading options from the starting points and
+// the expression, as GNU's process_leading_options does. Kong sees only
+// gfind's own options: given the expression it would read "-name" as
+// the short flag -n followed by "ame", silently.
+func splitArgs(argv []string, quote func(string) string, warn func(string)) (*options, []string, error) {
+	o := &options{optLevel: 2}
+	var own []string
+	i := 0
+loop:
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-H":
+			o.follow = walker.FollowRoots
+		case a == "-L":
+			o.follow = walker.FollowAll
+		case a == "-P":
+			o.follow = walker.FollowNever
+		case a == "-D":
+			if i+1 >= len(argv) {
+				return nil, nil, &usageError{msg: "Missing argument after the -D option.", hint: true}
+			}
+			i++
+			for _, f := range strings.Split(argv[i], ",") {
+				if !contains(debugFlags, f) {
+					warn(fmt.Sprintf("Ignoring unrecognised debug flag %s", quote(f)))
+					continue
+				}
+				o.debug = append(o.debug, f)
+			}
+		case strings.HasPrefix(a, "-O"):
+			if len(a) == 2 {
+				return nil, nil, &usageError{msg: "The -O option must be immediately followed by a decimal integer"}
+			}
+			n, err := strconv.Atoi(a[2:])
+			if err != nil || n < 0 || a[2] < '0' || a[2] > '9' {
+				return nil, nil, &usageError{msg: "Please specify a decimal number immediately after -O"}
+			}
+			o.optLevel = n
+		case a == "--":
+			i++
+			break loop
+		case isOwnOption(a):
+			own = append(own, a)
+			if (a == "-j" || a == "--threads") && i+1 < len(argv) {
+				i++
+				own = append(own, argv[i])
+			}
+		default:
+			break loop
+		}
+	}
+	if len(own) > 0 {
+		k, err := kong.New(&o.cli, kong.Name("gfind"), kong.NoDefaultHelp())
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := k.Parse(own); err != nil {
+			return nil, nil, &usageError{msg: err.Error(), hint: true}
+		}
+		if o.cli.Threads < 0 {
+			return nil, nil, &usageError{msg: fmt.Sprintf("invalid number of threads %d", o.cli.Threads), hint: true}
+		}
+	}
+	return o, argv[i:], nil
+}
+
+// isOwnOption reports whether a leading argument is one of gfind's own
+// options rather than the start of the expression.
+func isOwnOption(a string) bool {
+	switch {
+	case a == "--help", a == "--version", a == "-j", a == "--threads":
+		return true
+	case strings.HasPrefix(a, "--threads="):
+		return true
+	case strings.HasPrefix(a, "-j") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
+		return true
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,438 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gfind/gfind/internal/testtree"
+)
+
+// A gnuCase is one row of the differential test: one GNU find behaviour.
+type gnuCase struct {
+	// args is the argument list after the program name, split on blanks;
+	// '...' quotes (no escapes inside, so use Go escapes for odd bytes).
+	args string
+	// dir is the working directory, relative to the tree's root.
+	dir string
+	// serialOnly marks output that depends on the order of the walk (for
+	// example which file -quit stops at); it is compared in -j1 mode only.
+	serialOnly bool
+}
+
+// gnuCases run in a tree made of testtree.Basic, Links, WeirdNames and
+// Deep (see internal/testtree for their contents).
+var gnuCases = []gnuCase{
+	// -name: globs against the base name.
+	{args: ". -name a.txt"},
+	{args: ". -name *.go"},
+	{args: ". -name ?.go"},
+	{args: ". -name [xy].go"},
+	{args: ". -name [!x].go"},
+	{args: ". -name k102[!4]"},
+	{args: ". -name [[:upper:]]*"},
+	{args: ". -name *[[:digit:]]"},
+	{args: ". -name [[:punct:]]"},
+	{args: `. -name \*`},   // a backslash quotes: the file named *
+	{args: `. -name [*?]`}, // brackets quote too
+	{args: `. -name a\*b`},
+	{args: ". -name {a,b}"},       // no brace expansion
+	{args: ". -name [a-"},         // unterminated bracket: no match, no error
+	{args: ". -name [ab]"},        // a and b, not the file [ab]
+	{args: `. -name \[ab]`},       // the file [ab]
+	{args: ". -name 'new\nline'"}, // a newline in a name
+	{args: ". -name new?line -o -name tab?here"},
+	{args: ". -name ? -o -name \xff"},     // in the C locale ? matches one byte
+	{args: ". -name caf? -o -name caf??"}, // é is two bytes
+	{args: ". -name .*"},                  // matches the root '.' too
+	{args: ". -name * -maxdepth 1"},       // * matches a leading dot
+	{args: ". -name -name -o -name ( -o -name ! -o -name ,"},
+	{args: ". -name 'sp ace' -o -name 'trailing '"},
+	{args: ". -name a/b"},                  // never true; no warning when stdin is not a tty
+	{args: ". -name " + testtree.LongName}, // NAME_MAX bytes
+	// -iname, -path, -ipath, -wholename, -iwholename.
+	{args: ". -iname a.txt"},
+	{args: ". -iname mixed*"},
+	{args: ". -iname [a]*.TXT"},
+	{args: ". -iname CAF??"},
+	{args: ". -path ./basic/a/*"},
+	{args: ". -path *c/deep*"}, // * crosses '/'
+	{args: ". -path ./basic?a"},
+	{args: ". -path ./basic"},
+	{args: ". -path ./basic/"}, // warns: ends with '/'
+	{args: ". -path ./deep/*/bottom.txt"},
+	{args: ". -ipath */A/B/*"},
+	{args: ". -wholename ./links/*"},
+	{args: ". -iwholename ./WEIRD/SUB*"},
+	{args: "basic -path basic/a", dir: ""},
+	{args: "a -path a/b/*", dir: "basic"},
+	// -type, every letter and lists.
+	{args: ". -type f"},
+	{args: ". -type d"},
+	{args: ". -type l"},
+	{args: ". -type p"},
+	{args: ". -type s"},
+	{args: ". -type b"},
+	{args: ". -type c"},
+	{args: "/dev/null -type c"},
+	{args: ". -type f,l"},
+	{args: ". -type d,p,s"},
+	{args: ". -type l,b,c,p,s,f,d"},
+	{args: ". -type D"},
+	{args: ". -type q"},
+	{args: ". -type fl"},
+	{args: ". -type f,"},
+	{args: ". -type ,f"},
+	{args: ". -type d,d"},
+	{args: ". -type"},
+	// -maxdepth and -mindepth.
+	{args: ". -maxdepth 0"},
+	{args: ". -maxdepth 1"},
+	{args: ". -maxdepth 2 -type f"},
+	{args: ". -mindepth 1 -maxdepth 1"},
+	{args: ". -mindepth 3"},
+	{args: ". -mindepth 2 -maxdepth 1"},
+	{args: ". -maxdepth 1 -maxdepth 3 -mindepth 3"}, // the last one counts
+	{args: ". -maxdepth -1"},
+	{args: ". -maxdepth x"},
+	{args: ". -mindepth"},
+	// -depth.
+	{args: ". -depth"},
+	{args: ". -depth -maxdepth 2"},
+	{args: ". -depth -mindepth 2 -type d"},
+	{args: "deep -depth -name d1*"},
+	// -prune.
+	{args: ". -name a -prune"},
+	{args: ". -name a -prune -o -print"},
+	{args: ". -path ./deep -prune -o -name *.txt -print"},
+	{args: ". -type d -prune"},
+	{args: ". -mindepth 1 -type d -prune"},
+	{args: ". -depth -name a -prune -o -print"}, // -prune does nothing under -depth
+	{args: ". -name b -prune -o -type l -print"},
+	// -quit.
+	{args: ". -quit"},
+	{args: ". -print -quit"},
+	{args: ". -name bottom.txt -print -quit"},
+	{args: "basic/a/b/c -type f -print -quit"},
+	{args: ". -type f -print -quit", serialOnly: true},
+	{args: ". -quit -print"},
+	{args: "nosuch . -print -quit"},
+	// -true, -false, -print, -print0.
+	{args: ". -false"},
+	{args: ". -maxdepth 1 -true"},
+	{args: ". -maxdepth 1 ( -false -o -true )"},
+	{args: ". -print0"},
+	{args: "weird -print0"},
+	{args: ". -name a.txt -print0 -print"},
+	{args: ". -maxdepth 1 -print -print"},
+	{args: ". -name *.go -print , -name x.go -print"},
+	// Operators and precedence.
+	{args: ". -name a.txt -o -name b.txt"},
+	{args: ". -type f -name *.txt"},
+	{args: ". -type f -a -name *.txt"},
+	{args: ". -maxdepth 1 ! -type f"},
+	{args: ". -maxdepth 1 -not -type d"},
+	{args: ". -maxdepth 1 ! ! -type d"},
+	{args: ". -name *.go -o -name *.txt -type d"},
+	{args: ". ( -name *.go -o -name *.txt ) -type f"},
+	{args: ". -maxdepth 1 ( ( -type d ) )"},
+	{args: ". -maxdepth 1 -type d -o -type l -print"}, // the implicit -print is not added
+	{args: ". -name x.go -o -print"},
+	{args: ". -name a.txt , -name b.txt"},
+	{args: ". -name a.txt -false , -true -name b.txt"},
+	{args: ". ( -name a"},
+	{args: ". -name a )"},
+	{args: ". ( )"},
+	{args: ". !"},
+	{args: ". -not"},
+	{args: ". -o -name a"},
+	{args: ". -name a -o"},
+	{args: ". -a"},
+	{args: ". -print ,"},
+	{args: ". -name a -a ! -o -print"},
+	// Other parse errors.
+	{args: ". -foo"},
+	{args: "-foo"},
+	{args: ". -name"},
+	{args: "-name a . b"},
+	{args: ". -name a b"},
+	{args: "( ."},
+	{args: ". -follow -H"},
+	// Roots.
+	{args: "basic links -maxdepth 1"},
+	{args: "nosuch basic -maxdepth 1"},
+	{args: "basic nosuch links nosuch2 -maxdepth 0"},
+	{args: "'' basic -maxdepth 0"},
+	{args: "./ -maxdepth 1"},
+	{args: ".// -maxdepth 1"},
+	{args: "basic/ -maxdepth 1"},
+	{args: "basic// -maxdepth 1"},
+	{args: "basic/a/a.txt basic/a/a.txt"},
+	{args: "-name a.txt"}, // no root: '.'
+	{args: "-maxdepth 1", dir: "basic"},
+	{args: "-- . -name a.txt"},
+	{args: "- -maxdepth 0"},   // a lone - is a path
+	{args: ". , -maxdepth 0"}, // so is ,
+	{args: "deep -name bottom.txt"},
+	{args: "'weird/sub dir' -name -type"},
+	{args: "'weird/sub dir/-type' 'weird/new\nline'"},
+	// Symbolic links: -P, -H, -L, -follow.
+	{args: "links"},
+	{args: "links/to_dir"},
+	{args: "links/to_dir/"},
+	{args: "-P links -type l"},
+	{args: "-H links/to_dir links/to_file links/dangling links/loop links/a"},
+	{args: "-H links -maxdepth 1 -type d"},
+	{args: "-L links"},
+	{args: "-L links -type l"},
+	{args: "-L links -type d"},
+	{args: "-L links/to_dir -maxdepth 1"},
+	{args: "-L basic weird -type f -name *.txt"},
+	{args: "-L -P links -maxdepth 1 -type l"},
+	{args: "-P -L links -maxdepth 1 -type l"},
+	{args: "links -follow"},
+	{args: "links -follow -type l"},
+	{args: "-H links/to_file -print"},
+}
+
+// TestAgainstGNU runs GNU find and gfind with the same arguments in the
+// same tree and requires the same sorted stdout, sorted stderr (after the
+// program name) and exit status; then gfind -j1, whose stdout must equal
+// GNU find's unsorted.
+func TestAgainstGNU(t *testing.T) {
+	gnu := gnuFind(t)
+	gfind := gfindBin(t)
+	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
+	for _, c := range gnuCases {
+		args := shellWords(c.args)
+		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
+			compareFinds(t, filepath.Join(root, c.dir), false, gnu, gfind, args, c.serialOnly)
+		})
+	}
+}
+
+// gnuNobodyCases run as user nobody in a tree made of testtree.Perms.
+var gnuNobodyCases = []gnuCase{
+	{args: "perms"},
+	{args: "."},
+	{args: "perms -depth"},
+	{args: "perms -maxdepth 1"}, // nothing unreadable is opened: no error
+	{args: "perms -mindepth 2"},
+	{args: "perms -type f"},
+	{args: "perms -name f.txt"},
+	{args: "perms -name noperm -prune -o -print"},
+	{args: "perms -print -quit"},
+	{args: "perms/noperm"},
+	{args: "perms/noperm/ perms/searchonly"},
+	{args: "perms/searchonly/known.txt perms/noperm/secret.txt perms/listonly/f.txt"},
+	{args: "-L perms"},
+	{args: "perms/open -maxdepth 0 -name *"},
+}
+
+// TestAgainstGNUAsNobody is TestAgainstGNU for permission errors: both
+// programs run as nobody (when the tests run as root) in the Perms tree.
+func TestAgainstGNUAsNobody(t *testing.T) {
+	gnu := gnuFind(t)
+	gfind := gfindBin(t)
+	root := testtree.Make(t, testtree.Perms)
+	for _, c := range gnuNobodyCases {
+		args := shellWords(c.args)
+		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
+			compareFinds(t, filepath.Join(root, c.dir), true, gnu, gfind, args, c.serialOnly)
+		})
+	}
+}
+
+// gnuFind returns the path of GNU find, and skips t if there is none.
+func gnuFind(t testing.TB) string {
+	t.Helper()
+	path, err := findGNU()
+	if err != nil {
+		t.Skipf("no GNU find: %v", err)
+	}
+	return path
+}
+
+// compareFinds runs GNU find and gfind, in parallel mode and with -j1,
+// and reports every difference.
+func compareFinds(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, serialOnly bool) {
+	want := runFind(t, dir, nobody, gnu, "find", args)
+	t.Logf("GNU find: %d bytes of stdout, stderr %q, exit status %d", len(want.stdout), want.stderr, want.code)
+	if !serialOnly {
+		got := runFind(t, dir, nobody, gfind, "gfind", args)
+		compare(t, "sorted", want, got, true)
+	}
+	got := runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...))
+	compare(t, "-j1", want, got, false)
+}
+
+// A findResult is what one run of a find printed and returned.
+type findResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// runFind runs prog (argv[0] name) with args in dir, in the test
+// environment (LC_ALL=C, TZ=UTC), with stdin from /dev/null.
+func runFind(t *testing.T, dir string, nobody bool, prog, name string, args []string) findResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Args[0] = name
+	cmd.Dir = dir
+	cmd.Env = testEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if nobody {
+		testtree.AsNobody(cmd)
+	}
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s %q timed out", name, args)
+	}
+	r := findResult{stdout: stdout.String(), stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running %s: %v", name, err)
+	}
+	return r
+}
+
+// compare reports how got differs from want: stdout (sorted, or as is),
+// stderr lines (sorted, with the program name replaced) and exit status.
+func compare(t *testing.T, mode string, want, got findResult, sorted bool) {
+	t.Helper()
+	sep := "\n"
+	if strings.Contains(want.stdout, "\x00") || strings.Contains(got.stdout, "\x00") {
+		sep = "\x00"
+	}
+	wantOut, gotOut := splitRecords(want.stdout, sep), splitRecords(got.stdout, sep)
+	if sorted {
+		slices.Sort(wantOut)
+		slices.Sort(gotOut)
+	}
+	wantErr, gotErr := normErr(want.stderr), normErr(got.stderr)
+	diffLines(t, mode+" stdout", wantOut, gotOut)
+	diffLines(t, mode+" stderr", wantErr, gotErr)
+	if want.code != got.code {
+		t.Errorf("%s: exit status %d, GNU find %d", mode, got.code, want.code)
+	}
+}
+
+// normErr returns the sorted lines of stderr with a leading "find: " or
+// "gfind: " replaced by "PROG: ".
+func normErr(s string) []string {
+	lines := splitRecords(s, "\n")
+	for i, l := range lines {
+		for _, p := range []string{"find: ", "gfind: "} {
+			if rest, ok := strings.CutPrefix(l, p); ok {
+				lines[i] = "PROG: " + rest
+				break
+			}
+		}
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// diffLines reports the first line where got differs from want, and both
+// around it.
+func diffLines(t *testing.T, what string, want, got []string) {
+	t.Helper()
+	if slices.Equal(want, got) {
+		return
+	}
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s differs at line %d:\n  GNU find: %s\n  gfind:    %s\n", what, i+1, lineAt(want, i), lineAt(got, i))
+	from := max(0, i-3)
+	for _, side := range []struct {
+		name  string
+		lines []string
+	}{{"GNU find", want}, {"gfind", got}} {
+		fmt.Fprintf(&b, "--- %s (%d lines) ---\n", side.name, len(side.lines))
+		to := min(len(side.lines), from+20)
+		if from > 0 {
+			fmt.Fprintf(&b, "  ...\n")
+		}
+		for j := from; j < to; j++ {
+			fmt.Fprintf(&b, "%4d %s\n", j+1, showLine(side.lines[j]))
+		}
+		if to < len(side.lines) {
+			fmt.Fprintf(&b, "  ... %d more\n", len(side.lines)-to)
+		}
+	}
+	t.Error(b.String())
+}
+
+func lineAt(lines []string, i int) string {
+	if i >= len(lines) {
+		return "(end of output)"
+	}
+	return showLine(lines[i])
+}
+
+// showLine quotes a line holding control or non-UTF-8 bytes and shortens
+// a very long one (the Deep tree's paths run to 6000 bytes).
+func showLine(s string) string {
+	n := len(s)
+	if n > 150 {
+		s = s[:70] + "…" + s[n-70:]
+	}
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		s = strconv.Quote(s)
+	}
+	if n > 150 {
+		s += fmt.Sprintf(" (%d bytes)", n)
+	}
+	return s
+}
+
+// shellWords splits s on blanks; '...' quotes blanks (with no escapes).
+func shellWords(s string) []string {
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			w.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}

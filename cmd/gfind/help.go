@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const version = "0.1.0"
+
+const helpText = `Usage: gfind [-H] [-L] [-P] [-Olevel] [-D debugopts] [-j N] [path...] [expression]
+
+Default path is the current directory; default expression is -print.
+Expression may consist of: operators, options, tests, and actions.
+
+Operators (decreasing precedence; -and is implicit where no others are given):
+      ( EXPR )   ! EXPR   -not EXPR   EXPR1 -a EXPR2   EXPR1 -and EXPR2
+      EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
+
+Positional options (always true):
+      -follow -nowarn -warn
+
+Normal options (always true, specified before other expressions):
+      -depth -maxdepth LEVELS -mindepth LEVELS -mount -noleaf -xdev
+      -ignore_readdir_race -noignore_readdir_race
+
+Tests (N can be +N or -N or N):
+      -false -iname PATTERN -ipath PATTERN -iwholename PATTERN
+      -name PATTERN -path PATTERN -true -type [bcdpfls] -wholename PATTERN
+
+Actions:
+      -print -print0 -prune -quit
+
+Other common options:
+      -help -version
+
+gfind options (before the starting points):
+      -j N, --threads=N   use N worker goroutines (default: the number of CPUs).
+                          Output order differs from GNU find's unless N is 1:
+                          with -j1 gfind prints in exactly GNU find's order.
+
+Valid arguments for -D:
+exec, opt, rates, search, stat, time, tree, all, help
+Use '-D help' for a description of the options, or see find(1)
+
+Not yet implemented: metadata tests (-size, -mtime, -perm, ...) and
+actions other than the ones listed above.
+`
+
+func printHelp() int {
+	fmt.Fprint(os.Stdout, helpText)
+	return 0
+}
+
+func printVersion() int {
+	fmt.Fprintf(os.Stdout, "gfind %s\nA parallel reimplementation of GNU find 4.9.\nLicense MIT.\n", version)
+	return 0
+}
+
+func printDebugHelp() int {
+	fmt.Fprint(os.Stdout, `Valid arguments for -D:
+exec       Show diagnostic information relating to -exec, -execdir, -ok and -okdir
+opt        Show diagnostic information relating to optimisation
+rates      Indicate how often each predicate succeeded
+search     Navigate the directory tree verbosely
+stat       Trace calls to stat(2) and lstat(2)
+time       Show diagnostic information relating to time-of-day and timestamp comparisons
+tree       Display the expression tree
+all        Set all of the debug flags (but help)
+help       Explain the various -D options
+`)
+	return 0
+}

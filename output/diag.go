@@ -1,0 +1,153 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/gfind/gfind/walker"
+)
+
+// Diag writes gfind's diagnostics, in GNU find's format, and remembers
+// whether any of them means failure (exit status 1). It is the only
+// writer to standard error; all its methods are safe for concurrent use.
+//
+// Each diagnostic is one line handed to the writer in a single Write
+// under a mutex, so lines from different workers never interleave.
+//
+// GNU's error() flushes stdout before writing to stderr, so when both go
+// to the same file the message follows the output printed before it. A
+// worker that wants the same order must Flush its Buffer before
+// reporting; gfind's own output is otherwise buffered per worker.
+type Diag struct {
+	prog   string
+	style  Style
+	mu     sync.Mutex // serialises writes to w
+	w      io.Writer
+	failed atomic.Bool
+}
+
+// NewDiag returns a Diag writing to w (normally os.Stderr) with lines
+// prefixed "prog: ". The quoting style comes from the environment as in
+// GNU find (see StyleFromEnv).
+func NewDiag(prog string, w io.Writer) *Diag {
+	return NewDiagStyle(prog, w, LocaleStyle())
+}
+
+// NewDiagStyle is NewDiag with a fixed quoting style, for tests and for
+// callers that decided the locale themselves.
+func NewDiagStyle(prog string, w io.Writer, s Style) *Diag {
+	return &Diag{prog: prog, w: w, style: s}
+}
+
+// Style returns the quoting style in use.
+func (d *Diag) Style() Style { return d.style }
+
+// Quote quotes s for a message in the active style, as GNU find quotes
+// file names and arguments ('x' in the C locale, ‘x’ under UTF-8).
+// Parse errors such as "unknown predicate `-x'" do not use it: GNU
+// writes those with a literal `…' in every locale.
+func (d *Diag) Quote(s string) string { return d.style.Quote(s) }
+
+// FileError reports a failure on a file, as in
+//
+//	gfind: './secret': Permission denied
+//
+// and marks the run as failed. A *walker.LoopError gets GNU's own
+// sentence instead:
+//
+//	gfind: File system loop detected; 'a/b/up' is part of the same file system loop as 'a'.
+func (d *Diag) FileError(path []byte, err error) {
+	var loop *walker.LoopError
+	if errors.As(err, &loop) {
+		d.Errorf("File system loop detected; %s is part of the same file system loop as %s.",
+			d.style.Quote(loop.Path), d.style.Quote(loop.Ancestor))
+		return
+	}
+	line := d.start()
+	line = appendQuote(line, path, d.style)
+	line = append(line, ": "...)
+	line = append(line, Strerror(err)...)
+	d.finish(line, true)
+}
+
+// Errorf reports "prog: message" and marks the run as failed. The
+// message must not end in a newline; one is added.
+func (d *Diag) Errorf(format string, args ...any) {
+	d.finish(fmt.Appendf(d.start(), format, args...), true)
+}
+
+// Warnf reports "prog: warning: message" without marking failure, as
+// GNU's warnings do. GNU find shows its parse-time warnings only when
+// standard input is a terminal (or with -warn); that choice is the
+// caller's.
+func (d *Diag) Warnf(format string, args ...any) {
+	line := append(d.start(), "warning: "...)
+	d.finish(fmt.Appendf(line, format, args...), false)
+}
+
+// Notef reports "prog: message" without marking failure, for notices
+// GNU find gives with exit status 0 (an ignored -D flag).
+func (d *Diag) Notef(format string, args ...any) {
+	d.finish(fmt.Appendf(d.start(), format, args...), false)
+}
+
+// Failed reports whether an error was reported or Fail was called: the
+// exit status must then be 1.
+func (d *Diag) Failed() bool { return d.failed.Load() }
+
+// Fail marks the run as failed without writing anything, for failures
+// reported elsewhere (a -exec child's status, an error already shown).
+func (d *Diag) Fail() { d.failed.Store(true) }
+
+func (d *Diag) start() []byte {
+	line := make([]byte, 0, 128)
+	line = append(line, d.prog...)
+	return append(line, ": "...)
+}
+
+// finish writes one whole line. The failure flag is set before the
+// write, so that a caller seeing the message can rely on Failed.
+func (d *Diag) finish(line []byte, fail bool) {
+	if fail {
+		d.failed.Store(true)
+	}
+	line = append(line, '\n')
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// A failing stderr has nowhere left to be reported; GNU ignores it
+	// too (the exit status still says failure).
+	_, _ = d.w.Write(line)
+}
+
+// Strerror returns the C library's wording for the errno inside err
+// ("Permission denied"), or err's own text when it carries none.
+//
+// Go's messages for syscall.Errno were generated from glibc's and differ
+// only in the case of the first letter (checked for errno 1-133 against
+// glibc 2.36's strerror), apart from numbers Go has no text for.
+func Strerror(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	switch errno {
+	case 0:
+		return "Success"
+	case 133: // EHWPOISON, missing from Go's table
+		return "Memory page has hardware error"
+	}
+	s := errno.Error()
+	if len(s) > 6 && s[:6] == "errno " {
+		// Go's fallback for numbers it has no text for.
+		return "Unknown error " + strconv.Itoa(int(errno))
+	}
+	if 'a' <= s[0] && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}

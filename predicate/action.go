@@ -1,0 +1,44 @@
+package predicate
+
+import "github.com/gfind/gfind/walker"
+
+// printNode is -print (term '\n') and -print0 (term 0).
+type printNode struct {
+	op   string
+	term byte
+}
+
+func (n *printNode) Eval(e *walker.Entry, s *State) bool {
+	s.Out.Print(e.Path, n.term)
+	return true
+}
+
+func (n *printNode) Facts() Facts {
+	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+}
+
+func (n *printNode) Args() []string { return []string{n.op} }
+
+// pruneNode is -prune: true, and a directory met in pre-order is not
+// descended into. Under -depth it does nothing but be true.
+type pruneNode struct{}
+
+func (pruneNode) Eval(e *walker.Entry, s *State) bool {
+	s.prune = true
+	return true
+}
+
+func (pruneNode) Facts() Facts   { return Facts{Prob: 1} }
+func (pruneNode) Args() []string { return []string{"-prune"} }
+
+// quitNode is -quit: stop the whole walk now. What this worker printed
+// before is flushed first; nothing is printed after it, by any worker.
+type quitNode struct{}
+
+func (quitNode) Eval(e *walker.Entry, s *State) bool {
+	s.Out.FlushAndStop()
+	return true
+}
+
+func (quitNode) Facts() Facts   { return Facts{Prob: 1} }
+func (quitNode) Args() []string { return []string{"-quit"} }

@@ -1,0 +1,382 @@
+package predicate
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// Errors Parse returns for -help and -version, which GNU find handles
+// where they stand in the expression (an earlier error still wins).
+var (
+	ErrHelp    = errors.New("help requested")
+	ErrVersion = errors.New("version requested")
+)
+
+// Config is what Parse needs from the command line and environment.
+type Config struct {
+	// Follow is the symbolic link mode set by -H, -L or -P before the
+	// starting points. -follow in the expression turns it into -L.
+	Follow walker.Follow
+	// Warnings enables GNU's advisory warnings; GNU find enables them
+	// when standard input is a terminal. -warn and -nowarn override.
+	Warnings bool
+	// Quote quotes a file name or argument for a diagnostic in the
+	// locale's style (output.Diag.Quote).
+	Quote func(string) string
+	// Warn prints one warning line (without the program name prefix).
+	Warn func(string)
+}
+
+// Command is a parsed command line.
+type Command struct {
+	Roots []string // the starting points; "." when none were given
+	Expr  Node     // the expression, with the implicit -print added
+	Walk  walker.Options
+}
+
+// Token kinds and precedences, as GNU find's tree.c has them.
+type tokKind int
+
+const (
+	tokPrimary tokKind = iota
+	tokNot
+	tokBinary
+	tokOpen
+	tokClose
+)
+
+const (
+	precNone = 0
+)
+
+// token is one element of the flat list the expression is first turned
+// into; the second pass (getExpr) builds the tree from it.
+type token struct {
+	kind       tokKind
+	prec       int
+	name       string // as the user spelled it, for messages
+	artificial bool   // added by the parser: the outer ( ) -print
+	node       Node
+}
+
+type parser struct {
+	cfg      Config
+	args     []string
+	i        int // next argument
+	toks     []token
+	pos      int // next token, in the second pass
+	walk     walker.Options
+	warnings bool
+	// firstNonOption is the first test or action seen, for GNU's warning
+	// about options that follow one.
+	firstNonOption string
+	explicitDepth  bool
+	roots          []string
+	cur            string // the primary being parsed, for messages
+}
+
+// Parse parses find's arguments after the leading options: starting
+// points, then the expression.
+func Parse(args []string, cfg Config) (*Command, error) {
+	if cfg.Quote == nil {
+		cfg.Quote = func(s string) string { return "'" + s + "'" }
+	}
+	if cfg.Warn == nil {
+		cfg.Warn = func(string) {}
+	}
+	p := &parser{cfg: cfg, args: args, warnings: cfg.Warnings}
+	p.walk = walker.Options{Follow: cfg.Follow, MaxDepth: -1}
+	for p.i < len(args) && !looksLikeExpression(args[p.i], true) {
+		p.roots = append(p.roots, args[p.i])
+		p.i++
+	}
+	if err := p.buildList(); err != nil {
+		return nil, err
+	}
+	expr, err := p.buildTree()
+	if err != nil {
+		return nil, err
+	}
+	roots := p.roots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return &Command{Roots: roots, Expr: expr, Walk: p.walk}, nil
+}
+
+// looksLikeExpression is GNU's rule for where the starting points end:
+// "-x", "(" and "!" begin the expression; ")" and "," do too, but only
+// after the first expression argument. A lone "-" is a file name.
+func looksLikeExpression(arg string, leading bool) bool {
+	if arg == "" {
+		return false
+	}
+	switch arg[0] {
+	case '-':
+		return len(arg) > 1
+	case ')', ',':
+		return len(arg) == 1 && !leading
+	case '!', '(':
+		return len(arg) == 1
+	}
+	return false
+}
+
+func (p *parser) buildList() error {
+	p.toks = append(p.toks, token{kind: tokOpen, prec: precNone, name: "(", artificial: true})
+	for p.i < len(p.args) {
+		a := p.args[p.i]
+		if !looksLikeExpression(a, false) {
+			err := &ParseError{Msg: fmt.Sprintf("paths must precede expression: `%s'", a)}
+			// An existing file here is likely a pattern the shell
+			// expanded because it was not quoted.
+			if unix.Access(a, unix.F_OK) == nil && len(p.toks) > 1 {
+				err.Hint = fmt.Sprintf("possible unquoted pattern after predicate `%s'?", p.toks[len(p.toks)-1].name)
+			}
+			return err
+		}
+		e, name := lookup(a)
+		if e == nil {
+			return p.errorf("unknown predicate `%s'", a)
+		}
+		switch e.kind {
+		case kindOption:
+			if p.firstNonOption != "" && p.warnings {
+				p.warnf("you have specified the global option %s after the argument %s, but global options are not positional, i.e., %s affects tests specified before it as well as those specified after it.  Please specify global options before other arguments.", a, p.firstNonOption, a)
+			}
+		case kindPositional:
+		default:
+			if p.firstNonOption == "" {
+				p.firstNonOption = a
+			}
+		}
+		p.i++
+		p.cur = a
+		start := p.i
+		if err := e.parse(p, name); err != nil {
+			return err
+		}
+		if e.kind == kindOption || e.kind == kindPositional {
+			// GNU keeps options in the expression as tests that are
+			// always true: "-maxdepth 0 -o -name x" is true for ".".
+			p.push(&constNode{val: true, args: append([]string{a}, p.args[start:p.i]...)})
+		}
+	}
+	switch {
+	case len(p.toks) == 1:
+		p.toks = p.toks[:0]
+		p.push(&printNode{op: "-print", term: '\n'})
+	case !p.prints():
+		p.toks = append(p.toks, token{kind: tokClose, prec: precNone, name: ")", artificial: true})
+		p.cur = "-print"
+		p.push(&printNode{op: "-print", term: '\n'})
+		p.toks[len(p.toks)-1].artificial = true
+	default:
+		p.toks = p.toks[1:]
+	}
+	return nil
+}
+
+// prints reports whether some action in the list turns the implicit
+// -print off.
+func (p *parser) prints() bool {
+	for _, t := range p.toks {
+		if t.node != nil && t.node.Facts().Prints {
+			return true
+		}
+	}
+	return false
+}
+
+// push appends a primary, with the implicit -a GNU inserts when the
+// token before it ends an operand.
+func (p *parser) push(n Node) {
+	p.pushTok(token{kind: tokPrimary, prec: precNone, node: n})
+}
+
+func (p *parser) pushTok(t token) {
+	if t.kind == tokPrimary || t.kind == tokOpen || t.kind == tokNot {
+		if k := len(p.toks); k > 0 && (p.toks[k-1].kind == tokPrimary || p.toks[k-1].kind == tokClose) {
+			p.toks = append(p.toks, token{kind: tokBinary, prec: precAnd, name: "-a"})
+		}
+	}
+	if t.name == "" {
+		t.name = p.cur
+	}
+	p.toks = append(p.toks, t)
+}
+
+// buildTree is GNU's get_expr: a precedence climber over the token list
+// that reports malformed expressions in GNU's words.
+func (p *parser) buildTree() (Node, error) {
+	n, err := p.getExpr(precNone, nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.toks) {
+		if p.toks[p.pos].kind == tokClose {
+			return nil, p.errorf("you have too many ')'")
+		}
+		return nil, p.errorf("unexpected extra predicate '%s'", p.toks[p.pos].name)
+	}
+	return n, nil
+}
+
+func (p *parser) getExpr(prec int, prev *token) (Node, error) {
+	if p.pos >= len(p.toks) {
+		return nil, p.errorf("invalid expression")
+	}
+	t := &p.toks[p.pos]
+	var next Node
+	switch t.kind {
+	case tokBinary:
+		return nil, p.errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", t.name)
+	case tokClose:
+		switch {
+		case prev != nil && (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
+			return nil, p.errorf("expected an expression between '%s' and ')'", prev.name)
+		case t.artificial && prev != nil:
+			return nil, p.errorf("expected an expression after '%s'", prev.name)
+		default:
+			return nil, p.errorf("invalid expression; you have too many ')'")
+		}
+	case tokPrimary:
+		next = t.node
+		p.pos++
+	case tokNot:
+		p.pos++
+		kid, err := p.getExpr(precNot, t)
+		if err != nil {
+			return nil, err
+		}
+		next = &notNode{kid: kid}
+	case tokOpen:
+		if p.pos+1 >= len(p.toks) || p.toks[p.pos+1].artificial {
+			return nil, p.errorf("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '%s'", t.name)
+		}
+		p.pos++
+		if p.toks[p.pos].kind == tokClose {
+			return nil, p.errorf("invalid expression; empty parentheses are not allowed.")
+		}
+		var err error
+		if next, err = p.getExpr(precNone, t); err != nil {
+			return nil, err
+		}
+		if p.pos >= len(p.toks) || p.toks[p.pos].kind != tokClose {
+			return nil, p.errorf("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
+		}
+		p.pos++
+	}
+	if p.pos < len(p.toks) && p.toks[p.pos].prec > prec {
+		return p.scanRest(next, prec)
+	}
+	return next, nil
+}
+
+func (p *parser) scanRest(tree Node, prec int) (Node, error) {
+	if p.pos >= len(p.toks) || p.toks[p.pos].kind == tokClose {
+		return nil, p.errorf("invalid expression")
+	}
+	for p.pos < len(p.toks) && p.toks[p.pos].prec > prec {
+		t := &p.toks[p.pos]
+		switch t.kind {
+		case tokBinary:
+			p.pos++
+			right, err := p.getExpr(t.prec, t)
+			if err != nil {
+				return nil, err
+			}
+			tree = combine(t.prec, tree, right)
+		case tokClose:
+			return tree, nil
+		default:
+			return nil, p.errorf("invalid expression")
+		}
+	}
+	return tree, nil
+}
+
+// combine joins two operands with a binary operator, flattening chains
+// of the same operator into one node (all three are associative).
+func combine(prec int, l, r Node) Node {
+	switch prec {
+	case precAnd:
+		return &andNode{kids: appendFlat[*andNode](l, r, func(n *andNode) []Node { return n.kids })}
+	case precOr:
+		return &orNode{kids: appendFlat[*orNode](l, r, func(n *orNode) []Node { return n.kids })}
+	default:
+		return &commaNode{kids: appendFlat[*commaNode](l, r, func(n *commaNode) []Node { return n.kids })}
+	}
+}
+
+func appendFlat[T Node](l, r Node, kids func(T) []Node) []Node {
+	var out []Node
+	for _, n := range []Node{l, r} {
+		if t, ok := n.(T); ok {
+			out = append(out, kids(t)...)
+		} else {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// arg takes the argument of the primary op, or fails with GNU's message.
+func (p *parser) arg(op string) (string, error) {
+	if p.i >= len(p.args) {
+		return "", p.errorf("missing argument to `%s'", op)
+	}
+	p.i++
+	return p.args[p.i-1], nil
+}
+
+func (p *parser) errorf(format string, a ...any) error {
+	return &ParseError{Msg: fmt.Sprintf(format, a...)}
+}
+
+func (p *parser) warnf(format string, a ...any) { p.cfg.Warn(fmt.Sprintf(format, a...)) }
+
+func (p *parser) quote(s string) string { return p.cfg.Quote(s) }
+
+// matchesRoot is GNU's matches_start_point: whether a -path pattern
+// matches one of the starting points (or "." when none were given).
+func (p *parser) matchesRoot(pat string, fold bool) bool {
+	g := compileGlob(pat, fold)
+	if len(p.roots) == 0 {
+		return g.match([]byte("."))
+	}
+	for _, r := range p.roots {
+		if g.match([]byte(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseError is a mistake on the command line; Msg is GNU's wording,
+// without the program name. Hint, when set, is a second diagnostic line.
+type ParseError struct{ Msg, Hint string }
+
+func (e *ParseError) Error() string { return e.Msg }
+
+// depthArg parses the argument of -maxdepth and -mindepth as GNU's
+// insert_depthspec does: decimal digits only, at most INT_MAX.
+func (p *parser) depthArg(op string) (int, error) {
+	s, err := p.arg(op)
+	if err != nil {
+		return 0, err
+	}
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, p.errorf("Expected a positive decimal integer argument to %s, but got %s", op, p.quote(s))
+	}
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return 0, p.errorf("%s: Numerical result out of range", s)
+	}
+	return int(v), nil
+}

@@ -1,0 +1,343 @@
+package walker
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// fileID is a file's identity: device and inode number.
+type fileID struct{ dev, ino uint64 }
+
+// dir is a directory met by the walk: a work item in parallel mode, one
+// recursion level in serial mode. Directories link to their parents, so
+// that a path, a descriptor or an ancestor can be found again from any
+// descendant without storing full paths.
+//
+// Descriptor life cycle. fd is opened once, relative to the parent's fd
+// (never by path), and closed when nothing wants it any more: want counts
+// the reasons to keep it (the worker reading it, each child not yet
+// opened, and under PostOrder each child not yet post-visited, since a
+// post-order visit runs relative to its parent), pins counts the calls
+// using it right now. Under descriptor pressure, an fd that is wanted but
+// not pinned may be closed early (evicted), after recording the exact
+// identity; the next pin reopens it from the parent and checks that it
+// is still the same directory.
+type dir struct {
+	parent *dir
+	name   []byte // NUL-terminated: the name in parent, or the root argument
+	depth  int
+	// nameOff is where name starts in the path; pathLen the path's
+	// length; childOff where a child's name starts (pathLen+1, or pathLen
+	// after a root that ends in '/': fts never doubles a slash).
+	nameOff, pathLen, childOff int
+	typ                        Type // the Type to report for the directory itself
+	follow                     bool // opened without O_NOFOLLOW (-L, or a root under -H)
+	linkFollowed               bool // reached through a symbolic link (Entry.follow)
+	// id is the directory's identity, for loop checks. Without a stat,
+	// ino is the d_ino of its record and dev is inherited from the parent
+	// (mount points are caught by the "." check in checkDot); idExact
+	// says it came from a stat. Both are fixed before any child exists,
+	// so descendants read them without a lock.
+	id      fileID
+	idExact bool
+	rootDev uint64 // st_dev of the starting point, for XDev
+	// vid is the exact identity that a reopened descriptor must match,
+	// recorded (under mu) when the descriptor is evicted.
+	vid     fileID
+	haveVid bool
+
+	mu   sync.Mutex
+	fd   int // -1: not open
+	want int32
+	pins int32
+	gen  uint32 // bumped by each reopen, so a reader knows to seek
+	// lost is set when an evicted descriptor could not be reopened
+	// (serial mode): the rest of the directory is skipped.
+	lost bool
+	// loop is set when the directory turned out to be its own ancestor
+	// (a bind mount): it is not read, nor visited in post-order.
+	loop bool
+
+	// unfinished counts, under PostOrder, the reasons not to post-visit
+	// yet: 1 while the directory is being read, plus its children that are
+	// not post-visited.
+	unfinished atomic.Int32
+}
+
+// reset clears a reused dir (serial mode keeps one per depth), keeping
+// its name buffer.
+func (d *dir) reset() {
+	name := d.name[:0]
+	*d = dir{}
+	d.name = name
+	d.fd = -1
+}
+
+// path returns the directory's path as a string (for messages).
+func (d *dir) path() string {
+	b := make([]byte, d.pathLen)
+	for x := d; x != nil; x = x.parent {
+		copy(b[x.nameOff:], x.name[:len(x.name)-1])
+		if x.parent != nil && x.nameOff > x.parent.pathLen {
+			b[x.parent.pathLen] = '/'
+		}
+	}
+	return string(b)
+}
+
+// setName sets d's name and path geometry for a child of parent.
+func (d *dir) setName(parent *dir, name []byte) {
+	d.parent = parent
+	d.name = append(append(d.name[:0], name...), 0)
+	if parent == nil {
+		d.depth = 0
+		d.nameOff = 0
+		d.pathLen = len(name)
+		d.childOff = d.pathLen + 1
+		if d.pathLen > 0 && name[d.pathLen-1] == '/' {
+			d.childOff = d.pathLen
+		}
+	} else {
+		d.depth = parent.depth + 1
+		d.nameOff = parent.childOff
+		d.pathLen = d.nameOff + len(name)
+		d.childOff = d.pathLen + 1
+		d.rootDev = parent.rootDev
+	}
+}
+
+// fds is the descriptor budget of one walk.
+//
+// Directories stay open while they have queued children, so a deep tree
+// with many siblings could hold thousands of descriptors. The budget is
+// derived from RLIMIT_NOFILE, leaving room for the rest of the program
+// (output files, -exec pipes); over it, the walker closes the unpinned
+// descriptors of ancestors (farthest first) and reopens them on demand.
+// The budget is soft: each worker may go a few descriptors over while it
+// holds a chain of pins, which the reserve covers.
+type fds struct {
+	open      atomic.Int32
+	evictions atomic.Int32 // how many descriptors were evicted (saturating)
+	limit     int32        // evict when open reaches this
+	target    int32        // evict down to this
+}
+
+func newFDs(workers int) *fds {
+	n := nofileLimit()
+	// Reserve: stdin/out/err, the caller's files, and per worker the
+	// descriptors pinned while opening a child or reopening a parent.
+	limit := n - 8 - n/8 - 2*workers
+	if limit > 4096 {
+		// More open directories than this buys nothing: a LIFO walk of
+		// real trees rarely needs a tenth of it.
+		limit = 4096
+	}
+	if limit < 4 {
+		limit = 4
+	}
+	f := &fds{limit: int32(limit), target: int32(limit * 3 / 4)}
+	return f
+}
+
+// errChanged reports a directory that was replaced while its descriptor
+// was evicted.
+var errChanged = errors.New("directory changed during the walk")
+
+// pin returns d's descriptor, reopening it if it was evicted, and keeps
+// it open until unpin.
+func (w *walk) pin(d *dir) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fd < 0 {
+		if err := w.reopen(d); err != nil {
+			return -1, err
+		}
+	}
+	d.pins++
+	return d.fd, nil
+}
+
+// unpin ends a pin; drop also gives up one want.
+func (w *walk) unpin(d *dir, drop bool) {
+	d.mu.Lock()
+	d.pins--
+	if drop {
+		d.want--
+	}
+	w.closeIfUnwanted(d)
+	d.mu.Unlock()
+}
+
+// release gives up one want on d.
+func (w *walk) release(d *dir) {
+	d.mu.Lock()
+	d.want--
+	w.closeIfUnwanted(d)
+	d.mu.Unlock()
+}
+
+// closeIfUnwanted closes d's descriptor once nothing needs it. d.mu is
+// held.
+//
+// Before closing, if d's parent is still wanted but was evicted, it is
+// reopened through d's "..": the walk is about to go back up to it (its
+// next child, or its post-order visit), and ".." costs one openat where a
+// reopen by names costs one per level down from the nearest open
+// ancestor, which eviction (farthest first) has made the root. fts climbs
+// with ".." for the same reason. ".." is checked against the identity
+// recorded at eviction, so a moved directory is noticed.
+func (w *walk) closeIfUnwanted(d *dir) {
+	if d.pins != 0 || d.want > 0 || d.fd < 0 {
+		return
+	}
+	if p := d.parent; p != nil && !d.linkFollowed && w.fds.evictions.Load() > 0 {
+		p.mu.Lock()
+		if p.fd < 0 && p.want > 0 && p.haveVid {
+			if fd, err := openDir(d.fd, &dotdot[0], false); err == nil {
+				var st unix.Stat_t
+				if fstat(fd, &st) == nil && st.Dev == p.vid.dev && st.Ino == p.vid.ino {
+					p.fd = fd
+					p.gen++
+					w.fds.open.Add(1)
+				} else {
+					closeFD(fd)
+				}
+			}
+		}
+		p.mu.Unlock()
+	}
+	closeFD(d.fd)
+	d.fd = -1
+	w.fds.open.Add(-1)
+}
+
+var dotdot = []byte("..\x00")
+
+// reopen opens an evicted d again, relative to its parent (which is
+// reopened first if need be: the walk goes down from the nearest open
+// ancestor, by name, with O_NOFOLLOW), and checks that it is the same
+// directory. d.mu is held; locks are only ever taken child before parent.
+func (w *walk) reopen(d *dir) error {
+	var fd int
+	var err error
+	if d.parent == nil {
+		fd, err = openDir(unix.AT_FDCWD, &d.name[0], d.follow)
+	} else {
+		pfd, perr := w.pin(d.parent)
+		if perr != nil {
+			return perr
+		}
+		fd, err = openDir(pfd, &d.name[0], d.follow)
+		w.unpin(d.parent, false)
+	}
+	if err != nil {
+		return err
+	}
+	var st unix.Stat_t
+	if err := fstat(fd, &st); err != nil {
+		closeFD(fd)
+		return err
+	}
+	if d.haveVid && (st.Dev != d.vid.dev || st.Ino != d.vid.ino) {
+		closeFD(fd)
+		return errChanged
+	}
+	d.vid, d.haveVid = fileID{st.Dev, st.Ino}, true
+	d.fd = fd
+	d.gen++
+	w.fds.open.Add(1)
+	// A reopen that went down several evicted levels must not keep one
+	// descriptor per level.
+	var scratch []*dir
+	w.makeRoom(d, &scratch, false)
+	return nil
+}
+
+// evict closes d's descriptor if it is open and unpinned, first
+// recording its exact identity for the check on reopening.
+func (w *walk) evict(d *dir) {
+	d.mu.Lock()
+	if d.fd >= 0 && d.pins == 0 {
+		ok := true
+		if !d.haveVid {
+			var st unix.Stat_t
+			if fstat(d.fd, &st) == nil {
+				d.vid, d.haveVid = fileID{st.Dev, st.Ino}, true
+			} else {
+				ok = false // a reopen could not be checked: keep it
+			}
+		}
+		if ok {
+			closeFD(d.fd)
+			d.fd = -1
+			w.fds.open.Add(-1)
+			if w.fds.evictions.Load() < 1<<30 {
+				w.fds.evictions.Add(1)
+			}
+		}
+	}
+	d.mu.Unlock()
+}
+
+// makeRoom evicts descriptors of from's ancestors (not from itself, which
+// the caller is about to use), farthest first, when the budget is spent,
+// down to the target; with force, down to nothing. scratch is the
+// caller's reusable slice.
+func (w *walk) makeRoom(from *dir, scratch *[]*dir, force bool) {
+	target := w.fds.target
+	if true {
+		return
+	}
+	s := (*scratch)[:0]
+	if from != nil {
+		for x := from.parent; x != nil; x = x.parent {
+			s = append(s, x)
+		}
+	}
+	for i := len(s) - 1; i >= 0 && w.fds.open.Load() > target; i-- {
+		w.evict(s[i])
+	}
+	clear(s)
+	*scratch = s[:0]
+}
+
+// openChild opens d relative to its parent (or the working directory for
+// a root) and leaves it open with one want and one pin, for its reader.
+// With dropParent, the parent's want for d is given up (pre-order: d no
+// longer needs its parent once open).
+func (w *walk) openChild(d *dir, scratch *[]*dir, dropParent bool) error {
+	w.makeRoom(d.parent, scratch, false)
+	pfd := unix.AT_FDCWD
+	if d.parent != nil {
+		var err error
+		if pfd, err = w.pin(d.parent); err != nil {
+			if dropParent {
+				w.release(d.parent)
+			}
+			return err
+		}
+	}
+	fd, err := openDir(pfd, &d.name[0], d.follow)
+	if err == unix.EMFILE || err == unix.ENFILE {
+		// Other parts of the program hold more than the reserve: give
+		// back everything this worker can and try once more.
+		w.makeRoom(d.parent, scratch, true)
+		fd, err = openDir(pfd, &d.name[0], d.follow)
+	}
+	if d.parent != nil {
+		w.unpin(d.parent, dropParent)
+	}
+	if err != nil {
+		return err
+	}
+	w.fds.open.Add(1)
+	d.mu.Lock()
+	d.fd = fd
+	d.want = 1
+	d.pins = 1
+	d.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,386 @@
+package walker
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// The parallel walk.
+//
+//	      push (children of the directory just read, per getdents chunk)
+//	        │                       steal (oldest item: the biggest subtree)
+//	        ▼                         ▲
+//	worker 0: [ d1 d2 d3 ... dn ]     │      worker 1: [ ... ]
+//	        ▲  (bottom)        (top)──┘
+//	        └── pop (newest: depth first)
+//
+// Each worker owns a LIFO stack of directory items. It pops from the top
+// of its own stack (depth first, which keeps few directories open and
+// their paths warm in the path buffer), steals from the bottom of
+// another's when its own is empty, and sleeps on a condition variable
+// when every stack is empty. A directory is read, and its entries
+// visited, by the worker that popped it; the subdirectories it finds are
+// pushed onto that worker's stack.
+//
+// Termination: pending counts items pushed and not yet finished (queued
+// or being read). The worker that brings it to zero sets done and wakes
+// everyone; no one polls or sleeps on a timer.
+//
+// Wake-ups: a worker that pushes children wakes sleepers only when
+// there is more than it will take itself (a directory's children pushed
+// while it is still reading, or more than one child at its end), so a
+// chain of single subdirectories never wakes anyone.
+type pool struct {
+	w       *walk
+	workers []*worker
+	pending atomic.Int64 // items pushed and not yet finished
+	queued  atomic.Int64 // items sitting in stacks
+	nidle   atomic.Int32 // workers asleep (or about to sleep) in waitWork
+
+	mu   sync.Mutex // guards done and the sleep/wake protocol
+	cond sync.Cond
+	done bool
+}
+
+type worker struct {
+	wstate
+	p  *pool
+	id int
+
+	mu    sync.Mutex // guards items and head
+	items []*dir     // items[head:] are queued; the top is the end
+	head  int
+
+	dbuf  []byte // getdents64 buffer
+	batch []*dir // children of the current chunk, before pushing
+}
+
+func runParallel(w *walk, roots []string) {
+	p := &pool{w: w}
+	p.cond.L = &p.mu
+	n := w.opt.Workers
+	p.workers = make([]*worker, n)
+	for i := range p.workers {
+		k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
+		k.init(w, i)
+		p.workers[i] = k
+	}
+	if len(roots) == 0 {
+		return
+	}
+	// The roots go on worker 0's stack, first root on top.
+	items := make([]*dir, 0, len(roots))
+	for i := len(roots) - 1; i >= 0; i-- {
+		d := &dir{fd: -1}
+		d.setName(nil, []byte(roots[i]))
+		items = append(items, d)
+	}
+	p.pending.Add(int64(len(items)))
+	p.workers[0].push(items, false)
+
+	var wg sync.WaitGroup
+	for _, k := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.run()
+		}()
+	}
+	wg.Wait()
+}
+
+func (k *worker) run() {
+	p := k.p
+	for {
+		d := k.pop()
+		if d == nil {
+			d = k.steal()
+		}
+		if d == nil {
+			if !k.waitWork() {
+				return
+			}
+			continue
+		}
+		k.process(d)
+		if p.pending.Add(-1) == 0 {
+			p.mu.Lock()
+			p.done = true
+			p.cond.Broadcast()
+			p.mu.Unlock()
+			return
+		}
+	}
+}
+
+// push puts items on k's stack and wakes sleepers if there is work to
+// share. more says that k is still reading the directory and will not
+// pop soon.
+func (k *worker) push(items []*dir, more bool) {
+	p := k.p
+	k.mu.Lock()
+	k.items = append(k.items, items...)
+	n := len(k.items) - k.head
+	k.mu.Unlock()
+	p.queued.Add(int64(len(items)))
+	share := n - 1
+	if more {
+		share = n
+	}
+	if share > 0 && p.nidle.Load() > 0 {
+		p.mu.Lock()
+		for i := int32(0); i < int32(share) && i < p.nidle.Load(); i++ {
+			p.cond.Signal()
+		}
+		p.mu.Unlock()
+	}
+}
+
+func (k *worker) pop() *dir {
+	k.mu.Lock()
+	var d *dir
+	if n := len(k.items); n > k.head {
+		d = k.items[n-1]
+		k.items[n-1] = nil
+		k.items = k.items[:n-1]
+		if len(k.items) == k.head {
+			k.items, k.head = k.items[:0], 0
+		}
+	}
+	k.mu.Unlock()
+	if d != nil {
+		k.p.queued.Add(-1)
+	}
+	return d
+}
+
+// steal takes the oldest item of another worker's stack: the shallowest,
+// so the largest piece of work.
+func (k *worker) steal() *dir {
+	p := k.p
+	if p.queued.Load() == 0 {
+		return nil
+	}
+	n := len(p.workers)
+	for i := 1; i < n; i++ {
+		v := p.workers[(k.id+i)%n]
+		v.mu.Lock()
+		var d *dir
+		if v.head < len(v.items) {
+			d = v.items[v.head]
+			v.items[v.head] = nil
+			v.head++
+			if v.head == len(v.items) {
+				v.items, v.head = v.items[:0], 0
+			} else if v.head > 1024 && v.head > len(v.items)/2 {
+				v.items = v.items[:copy(v.items, v.items[v.head:])]
+				v.head = 0
+			}
+		}
+		v.mu.Unlock()
+		if d != nil {
+			p.queued.Add(-1)
+			return d
+		}
+	}
+	return nil
+}
+
+// waitWork sleeps until an item is queued or the walk is over; it returns
+// false at the end of the walk.
+func (k *worker) waitWork() bool {
+	p := k.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// nidle is raised before queued is checked, and push raises queued
+	// before it reads nidle: one of the two sees the other, so a push
+	// cannot slip between the check and the Wait unnoticed.
+	p.nidle.Add(1)
+	for p.queued.Load() == 0 && !p.done {
+		p.cond.Wait()
+	}
+	p.nidle.Add(-1)
+	return !p.done
+}
+
+// process handles one item: a root (stat and visit it first) or a
+// directory whose pre-order visit was made by its parent's reader.
+func (k *worker) process(d *dir) {
+	w := k.w
+	opt := &w.opt
+	if w.stop.Load() {
+		k.abandon(d)
+		return
+	}
+	if d.parent == nil {
+		k.pb.cur = nil
+		if !k.startRoot(d) {
+			return
+		}
+		descend := k.e.Type == TypeDir && opt.MaxDepth != 0
+		if !opt.PostOrder || !descend {
+			if d.depth >= opt.MinDepth {
+				k.e.PostOrder = opt.PostOrder && k.e.Type == TypeDir
+				if k.call() == Prune && !opt.PostOrder {
+					descend = false
+				}
+			}
+			if !descend || w.stop.Load() {
+				return
+			}
+		}
+	}
+	if opt.PostOrder {
+		d.unfinished.Store(1) // for the reading itself
+	}
+	// Pre-order: once open, d needs nothing from its parent. Post-order:
+	// d's own visit will need the parent's descriptor.
+	if err := w.openChild(d, &k.scratch, !opt.PostOrder); err != nil {
+		if err == unix.ENOENT && opt.IgnoreReaddirRace {
+			// Vanished: no message and, as in fts, no post-order visit.
+			if opt.PostOrder {
+				k.complete(d, false)
+			}
+			return
+		}
+		k.setDirEntry(d, -1)
+		k.report("open", err)
+	} else {
+		k.readDir(d)
+		w.unpin(d, true)
+	}
+	if opt.PostOrder && d.unfinished.Add(-1) == 0 {
+		k.complete(d, true)
+	}
+}
+
+// complete is called under PostOrder when d and all its contents are
+// done: it post-visits d (if visitSelf), gives up d's hold on its parent,
+// and goes on with the parent if d was its last unfinished child.
+func (k *worker) complete(d *dir, visitSelf bool) {
+	w := k.w
+	for {
+		p := d.parent
+		if visitSelf && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
+			pfd := unix.AT_FDCWD
+			var err error
+			if p != nil {
+				pfd, err = w.pin(p)
+			}
+			if err != nil {
+				k.setDirEntry(d, -1)
+				k.report("open", err)
+			} else {
+				k.setDirEntry(d, pfd)
+				k.e.PostOrder = true
+				k.call()
+				if p != nil {
+					w.unpin(p, false)
+				}
+			}
+		}
+		if p == nil {
+			return
+		}
+		w.release(p)
+		if p.unfinished.Add(-1) != 0 {
+			return
+		}
+		d, visitSelf = p, true
+	}
+}
+
+// abandon drops an item after a Stop, giving back what it holds.
+func (k *worker) abandon(d *dir) {
+	if k.w.opt.PostOrder {
+		k.complete(d, false)
+	} else if d.parent != nil {
+		k.w.release(d.parent)
+	}
+}
+
+// readDir reads the open, pinned directory d chunk by chunk, visits its
+// entries and pushes its subdirectories.
+func (k *worker) readDir(d *dir) {
+	w := k.w
+	k.pb.setDir(d)
+	fd := d.fd
+	checkedDot := false
+	pushed := false
+	follow := w.opt.Follow == FollowAll
+	for !w.stop.Load() {
+		n, err := getdents(fd, k.dbuf)
+		if len(k.batch) > 0 {
+			// The last chunk's children go out now that it is known
+			// whether more will follow: if not, this worker will pop
+			// one of them itself.
+			k.pushBatch(d, n > 0 && err == nil)
+			pushed = true
+		}
+		if err != nil {
+			k.setDirEntry(d, -1)
+			k.report("readdirent", err)
+			return
+		}
+		if n == 0 {
+			return
+		}
+		buf := k.dbuf[:n]
+		for pos := 0; ; {
+			de, next, ok := nextDirent(buf, pos)
+			if !ok {
+				break
+			}
+			pos = next
+			if de.ino == 0 {
+				continue
+			}
+			if isDots(de.name) {
+				// Only before any child is out: from then on, d.id is
+				// read by other workers.
+				if !checkedDot && len(de.name) == 1 && !pushed {
+					checkedDot = true
+					if !k.checkDot(d, fd, de.ino) {
+						k.dropBatch()
+						return
+					}
+				}
+				continue
+			}
+			if w.stop.Load() {
+				k.dropBatch()
+				return
+			}
+			descend, c := k.entry(d, fd, &de)
+			if descend {
+				k.batch = append(k.batch, newChild(d, de.name, c, follow))
+			}
+		}
+	}
+	k.dropBatch()
+}
+
+// dropBatch forgets children not pushed (after a Stop or a loop).
+func (k *worker) dropBatch() {
+	clear(k.batch)
+	k.batch = k.batch[:0]
+}
+
+// pushBatch queues the children found in the last chunk. Each holds a
+// want on d (its descriptor, to be opened from) and, under PostOrder, an
+// unfinished count.
+func (k *worker) pushBatch(d *dir, more bool) {
+	p := k.p
+	n := len(k.batch)
+	d.mu.Lock()
+	d.want += int32(n)
+	d.mu.Unlock()
+	if p.w.opt.PostOrder {
+		d.unfinished.Add(int32(n))
+	}
+	p.pending.Add(int64(n))
+	k.push(k.batch, more)
+	k.dropBatch()
+}

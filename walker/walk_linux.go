@@ -1,0 +1,388 @@
+package walker
+
+import (
+	"io/fs"
+	"runtime"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// walk is the state shared by every worker of one Walk call.
+type walk struct {
+	opt   Options
+	visit func(*Entry) Action
+	stop  atomic.Bool // set by a Stop; checked before each entry and each read
+	fds   *fds
+}
+
+func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	w := &walk{opt: opt, visit: visit, fds: newFDs(opt.Workers)}
+	if opt.Workers == 1 {
+		s := newSerial(w)
+		for _, r := range roots {
+			if w.stop.Load() {
+				break
+			}
+			s.walkRoot(r)
+		}
+		return nil
+	}
+	defer spareP(opt.Workers)()
+	runParallel(w, roots)
+	return nil
+}
+
+// spareP makes sure one P is left over for the workers' system calls (see
+// sys_linux.go) and returns the function that restores GOMAXPROCS.
+func spareP(workers int) func() {
+	prev := runtime.GOMAXPROCS(0)
+	if prev > workers {
+		return func() {}
+	}
+	runtime.GOMAXPROCS(workers + 1)
+	return func() { runtime.GOMAXPROCS(prev) }
+}
+
+// wstate is one worker's reusable state: its Entry, the path buffer the
+// Entry's Path points into, and scratch space.
+type wstate struct {
+	w       *walk
+	e       Entry
+	pb      pathBuf
+	scratch []*dir
+}
+
+func (s *wstate) init(w *walk, id int) {
+	s.w = w
+	s.e.Worker = id
+	s.pb.b = make([]byte, 4096)
+}
+
+// call hands the Entry to visit and records a Stop.
+func (s *wstate) call() Action {
+	a := s.w.visit(&s.e)
+	if a == Stop {
+		s.w.stop.Store(true)
+	}
+	return a
+}
+
+// report visits the current Entry as a failure.
+func (s *wstate) report(op string, err error) {
+	e := &s.e
+	if le, ok := err.(*LoopError); ok {
+		e.Err = le
+	} else {
+		e.Err = &fs.PathError{Op: op, Path: string(e.Path), Err: err}
+	}
+	s.call()
+	e.Err = nil
+}
+
+// pathBuf holds the path of one directory (cur) and, after it, the name
+// of the entry being visited. Because a directory's path is a prefix of
+// its descendants' paths, moving to another directory only rewrites the
+// names below the two directories' deepest common ancestor: in a
+// depth-first walk that is usually one name.
+type pathBuf struct {
+	b   []byte
+	cur *dir // b[:cur.pathLen] is cur's path, and so holds its ancestors'
+}
+
+// room makes b at least n bytes long, keeping its contents.
+func (p *pathBuf) room(n int) {
+	if n > len(p.b) {
+		nb := make([]byte, max(n, 2*len(p.b)))
+		copy(nb, p.b)
+		p.b = nb
+	}
+}
+
+// setDir makes b hold d's path, with room for a child's name after it.
+func (p *pathBuf) setDir(d *dir) {
+	p.room(d.childOff + 512)
+	a, b := p.cur, d
+	for a != nil && a.depth > b.depth {
+		a = a.parent
+	}
+	for b != nil && (a == nil || b.depth > a.depth) {
+		b = b.parent
+	}
+	for a != b {
+		a, b = a.parent, b.parent
+	}
+	for x := d; x != a; x = x.parent {
+		copy(p.b[x.nameOff:], x.name[:len(x.name)-1])
+		if x.parent != nil && x.nameOff > x.parent.pathLen {
+			p.b[x.parent.pathLen] = '/'
+		}
+	}
+	p.cur = d
+}
+
+// setDirEntry points the Entry at directory d itself (for a root, an
+// error about d, or d's post-order visit), relative to parentFD.
+func (s *wstate) setDirEntry(d *dir, parentFD int) {
+	s.pb.setDir(d)
+	s.pb.b[d.pathLen] = 0 // the NUL the *at calls need
+	e := &s.e
+	e.reset()
+	e.Path = s.pb.b[:d.pathLen:d.pathLen]
+	e.Depth = d.depth
+	e.Type = d.typ
+	e.follow = d.linkFollowed
+	e.dirfd = parentFD
+	if d.parent == nil {
+		e.NameOff = rootNameOff(e.Path)
+		e.atOff = 0
+	} else {
+		e.NameOff = d.nameOff
+		e.atOff = d.nameOff
+	}
+}
+
+// rootNameOff returns where a starting point's base name starts, as
+// Synthetic computes it.
+func rootNameOff(path []byte) int {
+	for i := len(path) - 2; i >= 0; i-- {
+		if path[i] == '/' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// setChild points the Entry at the child name of d (whose path pb
+// holds), read through d's descriptor fd.
+func (s *wstate) setChild(d *dir, fd int, name []byte) {
+	if d.childOff+len(name)+1 > len(s.pb.b) {
+		s.pb.room(d.childOff + len(name) + 1)
+	}
+	b := s.pb.b
+	if d.childOff > d.pathLen {
+		b[d.pathLen] = '/'
+	}
+	n := d.childOff + copy(b[d.childOff:], name)
+	b[n] = 0
+	e := &s.e
+	e.reset()
+	e.Path = b[:n:n]
+	e.NameOff = d.childOff
+	e.atOff = d.childOff
+	e.Depth = d.depth + 1
+	e.dirfd = fd
+}
+
+// startRoot stats the starting point r (already set in d) and fills the
+// Entry for it. It reports a failure and returns false when the
+// starting point cannot be reached.
+func (s *wstate) startRoot(d *dir) bool {
+	w := s.w
+	s.setDirEntry(d, unix.AT_FDCWD)
+	e := &s.e
+	e.Type = TypeUnknown
+	var st *unix.Stat_t
+	if w.opt.Follow != FollowNever {
+		// -H and -L: the starting point is what its link points to, and
+		// a dangling link is itself (fts_stat's FTS_SLNONE).
+		d.follow = true
+		err := e.fstatat(&e.stat, 0)
+		switch err {
+		case nil:
+			e.haveS, e.statErr, e.follow = true, nil, true
+			st = &e.stat
+		case unix.ENOENT:
+			lst, lerr := e.Lstat()
+			if lerr != nil {
+				s.report("stat", err)
+				return false
+			}
+			e.stat, e.statErr, e.haveS = *lst, err, true
+			st = lst
+		default:
+			s.report("stat", err)
+			return false
+		}
+	} else {
+		lst, err := e.Lstat()
+		if err != nil {
+			s.report("lstat", err)
+			return false
+		}
+		st = lst
+	}
+	e.Type = typeFromMode(st.Mode)
+	d.typ = e.Type
+	d.linkFollowed = e.follow
+	d.id, d.idExact = fileID{st.Dev, st.Ino}, true
+	d.rootDev = st.Dev
+	return true
+}
+
+// child describes a subdirectory to descend into.
+type child struct {
+	id           fileID
+	exact        bool
+	linkFollowed bool
+}
+
+// entry handles one record of directory d, whose descriptor fd is pinned
+// and whose path pb holds: it classifies the file, reports failures and
+// calls visit (unless the visit waits for post-order). It returns whether
+// to descend into the file, and what the new directory item needs.
+func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
+	w := s.w
+	opt := &w.opt
+	s.setChild(d, fd, de.name)
+	e := &s.e
+	e.Type = de.typ
+	if e.Type == TypeUnknown {
+		// The file system does not fill d_type (some FUSE, old XFS):
+		// lstat, as fts does.
+		st, err := e.Lstat()
+		if err != nil {
+			if err != unix.ENOENT || !opt.IgnoreReaddirRace {
+				s.report("lstat", err)
+			}
+			return false, c
+		}
+		e.Type = typeFromMode(st.Mode)
+	}
+	if e.Type == TypeSymlink && opt.Follow == FollowAll {
+		if !s.followLink(d) {
+			return false, c
+		}
+	}
+	if e.Type != TypeDir {
+		if e.Depth >= opt.MinDepth {
+			s.call()
+		}
+		return false, c
+	}
+
+	descend = opt.MaxDepth < 0 || e.Depth < opt.MaxDepth
+	c.linkFollowed = e.follow
+	switch {
+	case e.follow:
+		c.id, c.exact = fileID{e.stat.Dev, e.stat.Ino}, true
+	case e.haveL && e.lstatErr == nil:
+		c.id, c.exact = fileID{e.lstat.Dev, e.lstat.Ino}, true
+	default:
+		c.id = fileID{d.id.dev, de.ino}
+	}
+	if descend && opt.XDev {
+		if !c.exact {
+			st, err := e.Lstat()
+			if err != nil {
+				if err != unix.ENOENT || !opt.IgnoreReaddirRace {
+					s.report("lstat", err)
+				}
+				return false, c
+			}
+			c.id, c.exact = fileID{st.Dev, st.Ino}, true
+		}
+		if c.id.dev != d.rootDev {
+			descend = false
+		}
+	}
+	if opt.PostOrder && descend {
+		return true, c // visited after its contents
+	}
+	if e.Depth >= opt.MinDepth {
+		e.PostOrder = opt.PostOrder
+		if s.call() == Prune && !opt.PostOrder {
+			descend = false
+		}
+	}
+	return descend && !w.stop.Load(), c
+}
+
+// followLink stats a symbolic link under -L. It returns false when the
+// link is not to be visited: its target loops (ELOOP, or a directory
+// that is an ancestor) or it vanished. A dangling link is visited as
+// itself.
+func (s *wstate) followLink(d *dir) bool {
+	e := &s.e
+	e.follow = true
+	err := e.fstatat(&e.stat, 0)
+	switch err {
+	case nil:
+		e.haveS, e.statErr = true, nil
+		e.Type = typeFromMode(e.stat.Mode)
+		if e.Type == TypeDir {
+			id := fileID{e.stat.Dev, e.stat.Ino}
+			for x := d; x != nil; x = x.parent {
+				if x.id == id {
+					s.report("", &LoopError{Path: string(e.Path), Ancestor: x.path()})
+					return false
+				}
+			}
+		}
+	case unix.ENOENT:
+		lst, lerr := e.Lstat()
+		if lerr != nil {
+			if lerr != unix.ENOENT || !s.w.opt.IgnoreReaddirRace {
+				s.report("lstat", lerr)
+			}
+			return false
+		}
+		e.stat, e.statErr, e.haveS = *lst, err, true
+	case unix.ELOOP:
+		s.report("stat", err)
+		return false
+	default:
+		// GNU reports the failure and still visits the name, with no
+		// type (ftsfind.c: "file name without stat info might be better
+		// than not even processing the file name").
+		s.report("stat", err)
+		e.stat, e.statErr, e.haveS = unix.Stat_t{}, err, true
+		e.Type = TypeUnknown
+	}
+	return true
+}
+
+// checkDot compares the d_ino of a directory's "." record with what its
+// parent's record said. They differ at a mount point (and on a few
+// file systems that invent inode numbers), and only then does the
+// directory's identity need a stat: this finds a bind mount of an
+// ancestor into its own subtree, which fts finds by stating every
+// directory, at no cost for the others. It returns false when d is such
+// a loop (reported).
+func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
+	if dotIno == d.id.ino {
+		return true
+	}
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil {
+		return true
+	}
+	d.id, d.idExact = fileID{st.Dev, st.Ino}, true
+	for x := d.parent; x != nil; x = x.parent {
+		if x.id == d.id {
+			pfd := unix.AT_FDCWD
+			if d.parent != nil {
+				pfd = -1 // an error Entry is not evaluated
+			}
+			s.setDirEntry(d, pfd)
+			s.report("", &LoopError{Path: string(s.e.Path), Ancestor: x.path()})
+			d.loop = true // and no post-order visit either
+			return false
+		}
+	}
+	return true
+}
+
+// newChild makes the directory item for the Entry's file, a child of d.
+func newChild(d *dir, name []byte, c child, follow bool) *dir {
+	n := &dir{fd: -1}
+	n.setName(d, name)
+	n.typ = TypeDir
+	n.follow = follow
+	n.linkFollowed = c.linkFollowed
+	n.id, n.idExact = c.id, c.exact
+	return n
+}

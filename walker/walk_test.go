@@ -1,0 +1,861 @@
+package walker
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestMain doubles as the child process of the tests that need a lower
+// descriptor limit or another user: see runChild.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(childMain())
+	}
+	os.Exit(m.Run())
+}
+
+const childEnv = "GFIND_WALKER_TEST_CHILD"
+
+// childArgs is what the parent test passes to its child, as JSON.
+type childArgs struct {
+	Roots  []string
+	Opt    Options
+	NoFile uint64 // RLIMIT_NOFILE to set first; 0: leave it
+	Dir    string // working directory
+	// SlowName: visits of files of this name take a millisecond, to keep
+	// a worker busy while others go on.
+	SlowName string
+}
+
+func childMain() int {
+	var a childArgs
+	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &a); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if a.NoFile > 0 {
+		rl := unix.Rlimit{Cur: a.NoFile, Max: a.NoFile}
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
+			fmt.Fprintln(os.Stderr, "setrlimit:", err)
+			return 2
+		}
+	}
+	if a.Dir != "" {
+		if err := os.Chdir(a.Dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	enc := json.NewEncoder(os.Stdout)
+	var failed atomic.Bool
+	var mu sync.Mutex
+	err := Walk(a.Roots, a.Opt, func(e *Entry) Action {
+		r := record{Path: string(e.Path), Type: e.Type, Depth: e.Depth, PostOrder: e.PostOrder}
+		if e.Err != nil {
+			r.Err = errText(e.Err)
+		}
+		if a.SlowName != "" && string(e.Name()) == a.SlowName {
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err := enc.Encode(r); err != nil {
+			failed.Store(true)
+			return Stop
+		}
+		return Continue
+	})
+	if err != nil || failed.Load() {
+		fmt.Fprintln(os.Stderr, "walk:", err)
+		return 2
+	}
+	return 0
+}
+
+// runChild walks in a child process (this test binary again), with a
+// descriptor limit and/or as another user, and returns its visits.
+func runChild(t *testing.T, a childArgs, cred *syscall.Credential) []record {
+	t.Helper()
+	exe, err := os.Executable()
+	must(t, err)
+	if cred != nil {
+		// The test binary sits in a 0700 build directory: give the
+		// other user a copy it can run.
+		dir := t.TempDir()
+		must(t, os.Chmod(dir, 0o755))
+		must(t, os.Chmod(filepath.Dir(dir), 0o755))
+		b, err := os.ReadFile(exe)
+		must(t, err)
+		exe = filepath.Join(dir, "walker.test")
+		must(t, os.WriteFile(exe, b, 0o755))
+	}
+	js, err := json.Marshal(a)
+	must(t, err)
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(js))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, stderr.String())
+	}
+	var rs []record
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var r record
+		must(t, dec.Decode(&r))
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// checkNoLeak fails if a walk left descriptors open.
+func checkNoLeak(t *testing.T) func() {
+	t.Helper()
+	before := openFDs(t)
+	return func() {
+		t.Helper()
+		if after := openFDs(t); after != before {
+			t.Errorf("open descriptors: %d before the walk, %d after", before, after)
+		}
+	}
+}
+
+// TestOracleSerialParallel: the parallel walk finds exactly what the
+// serial one does, whatever the options.
+func TestOracleSerialParallel(t *testing.T) {
+	root := weirdTree(t)
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"default", Options{MaxDepth: -1}},
+		{"depth", Options{MaxDepth: -1, PostOrder: true}},
+		{"L", Options{MaxDepth: -1, Follow: FollowAll}},
+		{"L-depth", Options{MaxDepth: -1, Follow: FollowAll, PostOrder: true}},
+		{"H", Options{MaxDepth: -1, Follow: FollowRoots}},
+		{"maxdepth2", Options{MaxDepth: 2}},
+		{"mindepth2", Options{MaxDepth: -1, MinDepth: 2}},
+		{"mindepth2-depth", Options{MaxDepth: -1, MinDepth: 2, PostOrder: true}},
+		{"xdev", Options{MaxDepth: -1, XDev: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			roots := []string{root, root + "/a/", root + "/links/todir"}
+			defer checkNoLeak(t)()
+			tc.opt.Workers = 1
+			serial := collect(t, roots, tc.opt)
+			for _, workers := range []int{2, 4, 16} {
+				tc.opt.Workers = workers
+				par := collect(t, roots, tc.opt)
+				diffLists(t, fmt.Sprintf("workers=%d", workers), sortedRecords(serial), sortedRecords(par))
+			}
+			if len(serial) < 10 {
+				t.Errorf("only %d visits", len(serial))
+			}
+		})
+	}
+}
+
+// TestSerialOrderGNU: one worker visits in exactly GNU find's order.
+func TestSerialOrderGNU(t *testing.T) {
+	find := gnuFind(t)
+	root := weirdTree(t)
+	for _, tc := range []struct {
+		args  []string // find's options before the roots
+		roots []string
+		opt   Options
+		tail  []string // find's expression
+	}{
+		{nil, []string{"."}, Options{MaxDepth: -1}, nil},
+		{nil, []string{"./"}, Options{MaxDepth: -1}, nil},
+		{nil, []string{".//"}, Options{MaxDepth: -1}, nil},
+		{nil, []string{"a/", "a", "links/todir", "links/todir/", "nothere", "./-dash"}, Options{MaxDepth: -1}, nil},
+		{nil, []string{"."}, Options{MaxDepth: -1, PostOrder: true}, []string{"-depth"}},
+		{[]string{"-L"}, []string{"."}, Options{MaxDepth: -1, Follow: FollowAll}, nil},
+		{[]string{"-L"}, []string{"."}, Options{MaxDepth: -1, Follow: FollowAll, PostOrder: true}, []string{"-depth"}},
+		{[]string{"-H"}, []string{".", "links/todir", "links/nowhere", "links/self"}, Options{MaxDepth: -1, Follow: FollowRoots}, nil},
+		{nil, []string{"links/todir", "links/nowhere"}, Options{MaxDepth: -1}, nil},
+		{nil, []string{"."}, Options{MaxDepth: 2, MinDepth: 1}, []string{"-mindepth", "1", "-maxdepth", "2"}},
+		{nil, []string{"."}, Options{MaxDepth: 0}, []string{"-maxdepth", "0"}},
+		{nil, []string{"."}, Options{MaxDepth: -1, PostOrder: true, MinDepth: 3}, []string{"-depth", "-mindepth", "3"}},
+	} {
+		name := strings.Join(append(append(append([]string{}, tc.args...), tc.roots...), tc.tail...), " ")
+		t.Run(name, func(t *testing.T) {
+			args := append(append(append([]string{}, tc.args...), tc.roots...), tc.tail...)
+			want, _ := runFind(t, find, root, args...)
+			tc.opt.Workers = 1
+			must(t, os.Chdir(root))
+			defer os.Chdir("/")
+			got := paths(collect(t, tc.roots, tc.opt))
+			diffLists(t, "find "+name, want, got)
+		})
+	}
+}
+
+// TestBigDirectoryOrder: fts visits a directory of more than 10,000
+// entries in inode order (except on tmpfs, NFS and CIFS), in batches of
+// 100,000. The serial walk must do the same.
+func TestBigDirectoryOrder(t *testing.T) {
+	find := gnuFind(t)
+	sizes := []int{10001}
+	if !testing.Short() {
+		sizes = append(sizes, 100001)
+	}
+	bases := []string{t.TempDir()}
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() && fsType(mustOpen(t, "/dev/shm")) == magicTmpfs {
+		shm, err := os.MkdirTemp("/dev/shm", "walkertest")
+		must(t, err)
+		t.Cleanup(func() { os.RemoveAll(shm) })
+		bases = append(bases, shm)
+	}
+	for _, base := range bases {
+		kind := fmt.Sprintf("fstype=%#x", fsType(mustOpen(t, base)))
+		for _, n := range sizes {
+			dir := filepath.Join(base, strconv.Itoa(n))
+			must(t, os.Mkdir(dir, 0o755))
+			dfd := mustOpen(t, dir)
+			for i := range n {
+				// Names in an order unrelated to creation (and so to
+				// inode numbers); some subdirectories.
+				name := fmt.Sprintf("f%06d", (i*7919)%n)
+				if i%1000 == 0 {
+					must(t, unix.Mkdirat(dfd, name, 0o755))
+					continue
+				}
+				fd, err := unix.Openat(dfd, name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+				must(t, err)
+				unix.Close(fd)
+			}
+			// n entries, then n-1: the sort starts above 10,000.
+			for _, drop := range []bool{false, true} {
+				if drop {
+					must(t, unix.Unlinkat(dfd, "f000001", 0))
+				}
+				t.Run(fmt.Sprintf("%s/%d", kind, n-boolInt(drop)), func(t *testing.T) {
+					for _, post := range []bool{false, true} {
+						args := []string{"."}
+						if post {
+							args = append(args, "-depth")
+						}
+						want, _ := runFind(t, find, dir, args...)
+						must(t, os.Chdir(dir))
+						got := paths(collect(t, []string{"."}, Options{Workers: 1, MaxDepth: -1, PostOrder: post}))
+						must(t, os.Chdir("/"))
+						diffLists(t, fmt.Sprintf("PostOrder=%v", post), want, got)
+					}
+				})
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func mustOpen(t testing.TB, path string) int {
+	t.Helper()
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	must(t, err)
+	t.Cleanup(func() { unix.Close(fd) })
+	return fd
+}
+
+// mkdeep builds a chain of levels directories with long names (the
+// deepest path is far beyond PATH_MAX), working relative to descriptors
+// as the walker must. Each level also holds a file and two side
+// directories with a file each, listed before the chain: a parallel walk
+// goes down the chain first while the side directories wait, and their
+// parents' descriptors with them.
+func mkdeep(t testing.TB, root string, levels int) (entries int) {
+	t.Helper()
+	name := strings.Repeat("d", 50)
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	must(t, err)
+	entries = 1
+	touch := func(dfd int, name string) {
+		f, err := unix.Openat(dfd, name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+		must(t, err)
+		unix.Close(f)
+	}
+	for i := 0; i < levels; i++ {
+		// Small directories list in creation order on ext4 and tmpfs:
+		// the chain last, so that a LIFO walk goes down first.
+		for _, n := range []string{fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i), name} {
+			must(t, unix.Mkdirat(fd, n, 0o755))
+			if n != name {
+				touch(fd, n+"/f")
+			}
+		}
+		touch(fd, "file")
+		entries += 6
+		nfd, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		must(t, err)
+		unix.Close(fd)
+		fd = nfd
+	}
+	unix.Close(fd)
+	return entries
+}
+
+// TestDeepTreeFewDescriptors: a tree deeper than PATH_MAX is walked
+// completely with RLIMIT_NOFILE 32, in both modes and both orders.
+func TestDeepTreeFewDescriptors(t *testing.T) {
+	root := t.TempDir()
+	levels := 2000
+	if testing.Short() {
+		levels = 300
+	}
+	entries := mkdeep(t, root, levels)
+	find := ""
+	if p, err := exec.LookPath("find"); err == nil {
+		find = p
+	}
+	var gnu, gnuDepth []string
+	if find != "" {
+		gnu, _ = runFind(t, find, root, ".")
+		gnuDepth, _ = runFind(t, find, root, ".", "-depth")
+	}
+	for _, workers := range []int{1, 2, 4} {
+		for _, post := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/depth=%v", workers, post), func(t *testing.T) {
+				rs := runChild(t, childArgs{
+					Roots:  []string{"."},
+					Opt:    Options{Workers: workers, MaxDepth: -1, PostOrder: post},
+					NoFile: 32,
+					Dir:    root,
+					// Keep the thieves busy in side directories, so
+					// that the chain's descriptors pile up.
+					SlowName: "f",
+				}, nil)
+				for _, r := range rs {
+					if r.Err != "" {
+						t.Fatalf("error entry: %v", r)
+					}
+				}
+				if len(rs) != entries {
+					t.Fatalf("%d visits, want %d", len(rs), entries)
+				}
+				if workers == 1 && find != "" {
+					want := gnu
+					if post {
+						want = gnuDepth
+					}
+					diffLists(t, "find", want, paths(rs))
+				}
+			})
+		}
+	}
+}
+
+// asNobody is the credential of the tests that need EACCES (root
+// bypasses permissions).
+var asNobody = &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}
+
+// TestPermissionDenied: an unreadable directory is visited, then reported
+// (before its post-order visit under PostOrder), as GNU find does.
+func TestPermissionDenied(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to switch to uid 65534")
+	}
+	root := t.TempDir()
+	must(t, os.Chmod(root, 0o755))
+	must(t, os.Chmod(filepath.Dir(root), 0o755))
+	mk(t, root, "e/", "d/f", "d/u/x", "loop->loop", "e/up->..", "dangle->nowhere")
+	must(t, os.Chmod(filepath.Join(root, "d/u"), 0o700))
+
+	pre := []string{".", "./e", "./e/up", "./loop", "./dangle", "./d", "./d/f", "./d/u", "ERR ./d/u: Permission denied"}
+	post := []string{"./e/up", "./e", "./loop", "./dangle", "./d/f", "ERR ./d/u: Permission denied", "./d/u", "./d", "."}
+	if find, err := exec.LookPath("find"); err == nil {
+		// Check the expectations against GNU find itself: its readdir
+		// order on this file system may differ from the one above.
+		pre = findAs(t, find, root)
+		post = findAs(t, find, root, "-depth")
+	}
+	for _, workers := range []int{1, 3} {
+		for _, depth := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/depth=%v", workers, depth), func(t *testing.T) {
+				rs := runChild(t, childArgs{Roots: []string{"."}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: depth}, Dir: root}, asNobody)
+				var got []string
+				for _, r := range rs {
+					if r.Err != "" {
+						got = append(got, "ERR "+r.Path+": "+r.Err)
+					} else {
+						got = append(got, r.Path)
+					}
+				}
+				want := pre
+				if depth {
+					want = post
+				}
+				if workers > 1 {
+					want, got = slices.Sorted(slices.Values(want)), slices.Sorted(slices.Values(got))
+					// Only the relative order of the error and the
+					// post-order visit is fixed.
+					if depth {
+						i, j := slices.Index(rsPaths(rs), "./d/u"), slices.IndexFunc(rs, func(r record) bool { return r.Err != "" })
+						if j < 0 || i < j {
+							t.Errorf("post-order visit of ./d/u at %d, error at %d", i, j)
+						}
+					}
+				}
+				diffLists(t, "walk", want, got)
+			})
+		}
+	}
+}
+
+func rsPaths(rs []record) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		if r.Err == "" {
+			out[i] = r.Path
+		}
+	}
+	return out
+}
+
+// findAs runs GNU find as uid 65534 and merges stdout and stderr into one
+// list the way the walk reports them.
+func findAs(t *testing.T, find, dir string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(find, append([]string{"."}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: asNobody}
+	// find block-buffers stdout into a pipe, so the interleaving with
+	// stderr is lost: take the paths and the error from find, and put
+	// the error where fts reports it (checked by hand on a terminal).
+	var out strings.Builder
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	_ = cmd.Run()
+	var lines []string
+	var errLine string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if strings.Contains(l, "find: ") {
+			// /usr/bin/find: './d/u': Permission denied
+			l = l[strings.Index(l, ": '")+3:]
+			i := strings.Index(l, "': ")
+			errLine = "ERR " + l[:i] + ": " + l[i+3:]
+			continue
+		}
+		lines = append(lines, l)
+	}
+	// fts reports an unreadable directory right after its pre-order
+	// visit, or right before its post-order one.
+	i := slices.Index(lines, "./d/u")
+	if len(args) == 0 {
+		i++
+	}
+	return slices.Insert(lines, i, errLine)
+}
+
+// TestMissingRoot: a root that cannot be reached is one error entry.
+func TestMissingRoot(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		var got []record
+		var err error
+		for _, follow := range []Follow{FollowNever, FollowAll} {
+			got = collect(t, []string{"/nonexistent/nothere", ""}, Options{Workers: workers, MaxDepth: -1, Follow: follow})
+			if len(got) != 2 {
+				t.Fatalf("visits %v, want two errors", got)
+			}
+			for _, r := range got {
+				if r.Err != "No such file or directory" {
+					t.Errorf("%v: want ENOENT", r)
+				}
+			}
+		}
+		// The error is an *fs.PathError that unwraps to the errno.
+		Walk([]string{"/nonexistent"}, Options{Workers: workers, MaxDepth: -1}, func(e *Entry) Action {
+			err = e.Err
+			return Continue
+		})
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Err = %#v, want a *fs.PathError for ENOENT", err)
+		}
+	}
+}
+
+// TestFollowLoops: under -L, a link to an ancestor is a LoopError, a link
+// to itself is ELOOP, a dangling link is visited as a link.
+func TestFollowLoops(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "e/up->..", "loop->loop", "dangle->nowhere", "d/f", "tod->d")
+	must(t, os.Chdir(root))
+	defer os.Chdir("/")
+	for _, workers := range []int{1, 2} {
+		for _, post := range []bool{false, true} {
+			rs := collect(t, []string{"."}, Options{Workers: workers, MaxDepth: -1, Follow: FollowAll, PostOrder: post})
+			want := []string{
+				`"." type=2 depth=0`,
+				`"./d" type=2 depth=1`,
+				`"./d/f" type=1 depth=2`,
+				`"./dangle" type=3 depth=1`,
+				`"./e" type=2 depth=1`,
+				`"./e/up" type=0 depth=2 err=File system loop detected; ./e/up is part of the same file system loop as ..`,
+				`"./loop" type=0 depth=1 err=Too many levels of symbolic links`,
+				`"./tod" type=2 depth=1`,
+				`"./tod/f" type=1 depth=2`,
+			}
+			if post {
+				for i, w := range want {
+					if strings.Contains(w, "type=2") {
+						want[i] = w + " post"
+					}
+				}
+				slices.Sort(want)
+			}
+			for i := range rs {
+				if rs[i].Err != "" {
+					rs[i].Type = 0 // an error Entry's Type means nothing
+				}
+			}
+			diffLists(t, fmt.Sprintf("workers=%d depth=%v", workers, post), want, sortedRecords(rs))
+		}
+	}
+}
+
+// TestStop: after Stop, no more visits, in any mode, and nothing leaks.
+func TestStop(t *testing.T) {
+	root := t.TempDir()
+	for i := range 20 {
+		mk(t, root, fmt.Sprintf("d%d/e/f/g/file", i), fmt.Sprintf("d%d/x", i))
+	}
+	for _, workers := range []int{1, 2, 8} {
+		for _, post := range []bool{false, true} {
+			defer checkNoLeak(t)()
+			var n, after atomic.Int32
+			var stopped atomic.Bool
+			Walk([]string{root}, Options{Workers: workers, MaxDepth: -1, PostOrder: post}, func(e *Entry) Action {
+				if stopped.Load() {
+					after.Add(1)
+				}
+				if n.Add(1) == 5 {
+					stopped.Store(true)
+					return Stop
+				}
+				return Continue
+			})
+			// Workers already inside visit may finish their call.
+			if a := after.Load(); a >= int32(workers) {
+				t.Errorf("workers=%d depth=%v: %d visits after Stop", workers, post, a)
+			}
+		}
+	}
+}
+
+// TestPrune: a pruned directory is visited but not read.
+func TestPrune(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "a/b/c", "a/x", "p/q/r", "p/s", "z")
+	for _, workers := range []int{1, 4} {
+		rs := collect(t, []string{root}, Options{Workers: workers, MaxDepth: -1})
+		if len(rs) != 10 {
+			t.Fatalf("%d visits, want 10", len(rs))
+		}
+		var mu sync.Mutex
+		var got []string
+		Walk([]string{root}, Options{Workers: workers, MaxDepth: -1}, func(e *Entry) Action {
+			rel, _ := filepath.Rel(root, string(e.Path))
+			mu.Lock()
+			got = append(got, rel)
+			mu.Unlock()
+			if rel == "p" || rel == "a/b" {
+				return Prune
+			}
+			return Continue
+		})
+		slices.Sort(got)
+		diffLists(t, "prune", []string{".", "a", "a/b", "a/x", "p", "z"}, got)
+	}
+}
+
+// TestDepthLimits: MaxDepth stops reading, MinDepth only hides.
+func TestDepthLimits(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "1/2/3/4/5", "1/f")
+	for _, workers := range []int{1, 3} {
+		for _, tc := range []struct{ min, max, n int }{
+			{0, -1, 7}, {0, 0, 1}, {0, 2, 4}, {2, -1, 5}, {2, 3, 3}, {4, 3, 0}, {6, -1, 0},
+		} {
+			for _, post := range []bool{false, true} {
+				rs := collect(t, []string{root}, Options{Workers: workers, MinDepth: tc.min, MaxDepth: tc.max, PostOrder: post})
+				if len(rs) != tc.n {
+					t.Errorf("workers=%d min=%d max=%d depth=%v: %d visits, want %d: %v", workers, tc.min, tc.max, post, len(rs), tc.n, rs)
+				}
+				for _, r := range rs {
+					if r.Depth < tc.min || tc.max >= 0 && r.Depth > tc.max {
+						t.Errorf("visit at depth %d outside [%d, %d]", r.Depth, tc.min, tc.max)
+					}
+					if r.PostOrder != (post && r.Type == TypeDir) {
+						t.Errorf("%v: PostOrder = %v", r, r.PostOrder)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestXDev: a directory on another device is visited but not read. The
+// other device is tmpfs (/dev/shm) reached through a link under -L, and
+// /proc reached as a root's subdirectory... through a link too.
+func TestXDev(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "walkertest")
+	if err != nil {
+		t.Skip("no /dev/shm")
+	}
+	defer os.RemoveAll(shm)
+	mk(t, shm, "inside/deeper")
+	root := t.TempDir()
+	var rst, sst unix.Stat_t
+	must(t, unix.Stat(root, &rst))
+	must(t, unix.Stat(shm, &sst))
+	if rst.Dev == sst.Dev {
+		t.Skip("/dev/shm is on the same device as the temporary directory")
+	}
+	mk(t, root, "local/f", "other->"+shm)
+	for _, workers := range []int{1, 2} {
+		for _, xdev := range []bool{false, true} {
+			rs := collect(t, []string{root}, Options{Workers: workers, MaxDepth: -1, Follow: FollowAll, XDev: xdev})
+			n := 5 // root, local, local/f, other, other/inside, other/inside/deeper
+			if !xdev {
+				n = 6
+			} else {
+				n = 4
+			}
+			if len(rs) != n {
+				t.Errorf("workers=%d xdev=%v: %d visits, want %d: %v", workers, xdev, len(rs), n, rs)
+			}
+		}
+	}
+}
+
+// TestBindMountLoop: a directory bind-mounted inside itself is detected
+// without -L (as fts's FTS_DC), through the "." record check. It runs in
+// a private mount namespace (unshare), and is skipped where that is not
+// allowed.
+func TestBindMountLoop(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare")
+	}
+	root := t.TempDir()
+	mk(t, root, "a/b/", "a/f")
+	exe, err := os.Executable()
+	must(t, err)
+	for _, workers := range []int{1, 2} {
+		for _, post := range []bool{false, true} {
+			js, _ := json.Marshal(childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post}})
+			script := `mount --bind "$1" "$1/a/b" && exec "$2" -test.run='^$'`
+			cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", root, exe)
+			cmd.Env = append(os.Environ(), childEnv+"="+string(js))
+			out, err := cmd.Output()
+			if err != nil {
+				t.Skipf("cannot bind-mount in a private namespace: %v", err)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				var r record
+				must(t, json.Unmarshal([]byte(l), &r))
+				rel, _ := filepath.Rel(root, r.Path)
+				if r.Err != "" {
+					rel = "ERR " + rel + ": " + strings.ReplaceAll(r.Err, root, "ROOT")
+				}
+				got = append(got, rel)
+			}
+			slices.Sort(got)
+			// Pre-order visits the mount point once before reading it
+			// (fts stats it first and does not); post-order does not.
+			want := []string{".", "ERR a/b: File system loop detected; ROOT/a/b is part of the same file system loop as ROOT.", "a", "a/b", "a/f"}
+			if post {
+				want = slices.Delete(want, 3, 4)
+			}
+			diffLists(t, fmt.Sprintf("workers=%d depth=%v", workers, post), want, got)
+		}
+	}
+}
+
+// TestIgnoreReaddirRace: a directory removed between the read of its
+// parent and its own open is reported, or silently skipped with
+// IgnoreReaddirRace.
+func TestIgnoreReaddirRace(t *testing.T) {
+	for _, ignore := range []bool{false, true} {
+		root := t.TempDir()
+		mk(t, root, "a/", "b/", "c/")
+		var got []string
+		// Serial mode reads the whole directory before visiting: the
+		// first visit removes its siblings, which were read already.
+		Walk([]string{root}, Options{Workers: 1, MaxDepth: -1, IgnoreReaddirRace: ignore}, func(e *Entry) Action {
+			if e.Depth == 1 && len(got) == 1 {
+				for _, n := range []string{"a", "b", "c"} {
+					if n != string(e.Name()) {
+						os.Remove(filepath.Join(root, n))
+					}
+				}
+			}
+			s := string(e.Name())
+			if e.Err != nil {
+				s = "ERR " + s + ": " + errText(e.Err)
+			}
+			got = append(got, s)
+			return Continue
+		})
+		// The removed siblings were read, so they are still visited
+		// (their names came from the read), but cannot be opened.
+		errs := 0
+		for _, g := range got {
+			if strings.HasPrefix(g, "ERR") {
+				errs++
+				if !strings.HasSuffix(g, "No such file or directory") {
+					t.Errorf("%s", g)
+				}
+			}
+		}
+		want := 2
+		if ignore {
+			want = 0
+		}
+		if errs != want || len(got) != 4+errs {
+			t.Errorf("IgnoreReaddirRace=%v: %q", ignore, got)
+		}
+	}
+}
+
+// TestEntryMethods: the lazy stats, Readlink, DirFD and AtName.
+func TestEntryMethods(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "f=hello", "l->f", "dl->nothere", "d/")
+	for _, follow := range []Follow{FollowNever, FollowAll} {
+		seen := 0
+		Walk([]string{root}, Options{Workers: 1, MaxDepth: -1, Follow: follow}, func(e *Entry) Action {
+			if e.Err != nil {
+				t.Errorf("%s: %v", e.Path, e.Err)
+				return Continue
+			}
+			seen++
+			lst, lerr := e.Lstat()
+			st, serr := e.Stat()
+			name := string(e.Name())
+			if e.Depth == 0 {
+				if e.DirFD() != unix.AT_FDCWD || string(e.AtName()) != root {
+					t.Errorf("root: DirFD %d AtName %q", e.DirFD(), e.AtName())
+				}
+				return Continue
+			}
+			if string(e.AtName()) != name {
+				t.Errorf("AtName %q, want %q", e.AtName(), name)
+			}
+			var st2 unix.Stat_t
+			if err := unix.Fstatat(e.DirFD(), name, &st2, unix.AT_SYMLINK_NOFOLLOW); err != nil || st2.Ino != lst.Ino {
+				t.Errorf("%s: fstatat(DirFD, AtName) = %v, ino %d, want %d", name, err, st2.Ino, lst.Ino)
+			}
+			if lerr != nil {
+				t.Errorf("%s: Lstat: %v", name, lerr)
+			}
+			switch name {
+			case "f":
+				if serr != nil || st.Size != 5 || e.Type != TypeRegular {
+					t.Errorf("f: %v %d %v", serr, st.Size, e.Type)
+				}
+			case "l":
+				if lst.Mode&unix.S_IFMT != unix.S_IFLNK || serr != nil || st.Size != 5 {
+					t.Errorf("l: Lstat mode %o, Stat %v size %d", lst.Mode, serr, st.Size)
+				}
+				want := TypeSymlink
+				if follow == FollowAll {
+					want = TypeRegular
+				}
+				if e.Type != want {
+					t.Errorf("l: Type %v, want %v", e.Type, want)
+				}
+				if target, err := e.Readlink(); err != nil || string(target) != "f" {
+					t.Errorf("l: Readlink %q %v", target, err)
+				}
+			case "dl":
+				if e.Type != TypeSymlink || !errors.Is(serr, fs.ErrNotExist) || st.Mode&unix.S_IFMT != unix.S_IFLNK {
+					t.Errorf("dl: Type %v Stat %v mode %o", e.Type, serr, st.Mode)
+				}
+				if target, err := e.Readlink(); err != nil || string(target) != "nothere" {
+					t.Errorf("dl: Readlink %q %v", target, err)
+				}
+			case "d":
+				if e.Type != TypeDir || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+					t.Errorf("d: %v %o", e.Type, st.Mode)
+				}
+			}
+			return Continue
+		})
+		if seen != 5 {
+			t.Errorf("follow=%v: %d visits", follow, seen)
+		}
+	}
+}
+
+// TestSynthetic: Entries for tests of other packages never touch the
+// disk.
+func TestSynthetic(t *testing.T) {
+	st := &unix.Stat_t{Size: 42, Mode: unix.S_IFREG}
+	e := Synthetic("a/b/c.txt", 2, TypeRegular, st, nil)
+	if string(e.Name()) != "c.txt" || e.Depth != 2 {
+		t.Errorf("Name %q Depth %d", e.Name(), e.Depth)
+	}
+	if s, err := e.Lstat(); err != nil || s.Size != 42 {
+		t.Errorf("Lstat %v %v", s, err)
+	}
+	if s, err := e.Stat(); err != nil || s.Size != 42 {
+		t.Errorf("Stat %v %v", s, err)
+	}
+	if _, err := e.Readlink(); err == nil {
+		t.Error("Readlink of a Synthetic Entry did not fail")
+	}
+	e = Synthetic("gone", 0, TypeUnknown, nil, nil)
+	if _, err := e.Lstat(); err != unix.ENOENT {
+		t.Errorf("Lstat err %v", err)
+	}
+}
+
+var benchDir = flag.String("benchdir", runtime.GOROOT(), "directory tree to walk in benchmarks")
+
+func BenchmarkWalk(b *testing.B) {
+	for _, workers := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.ReportAllocs()
+			var files atomic.Int64
+			count := func(*Entry) Action { files.Add(1); return Continue }
+			for b.Loop() {
+				if err := Walk([]string{*benchDir}, Options{Workers: workers, MaxDepth: -1}, count); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(files.Load())/float64(b.N), "files/op")
+		})
+	}
+}
+
+// Compare: go test ./walker -run '^$' -bench Walk -count 10 > new.txt && benchstat old.txt new.txt
