@@ -3,6 +3,7 @@ package predicate
 import (
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
 )
 
 // A Node is one part of the expression: a test (-name), an action
@@ -50,12 +51,49 @@ type State struct {
 	Diag *output.Diag
 	sink *output.Sink
 
-	prune bool // set by -prune for the entry being evaluated
+	follow walker.Follow // -P, -H or -L: which status the tests see
+	prune  bool          // set by -prune for the entry being evaluated
+	// statReported is set once a stat failure of the current entry has
+	// been reported, so that it is reported once however many tests
+	// need the status (GNU's already_issued_stat_error_msg).
+	statReported bool
 }
 
-// NewState returns the state for one worker writing through sink.
-func NewState(sink *output.Sink, diag *output.Diag) *State {
-	return &State{Out: sink.NewBuffer(), Diag: diag, sink: sink}
+// NewState returns the state for one worker of cmd writing through sink.
+func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
+	return &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow}
+}
+
+// stat returns the status the tests see for e, as GNU's options.xstat:
+// the file itself under -P, the link's target under -L (and -H for a
+// starting point), falling back to the link itself when it dangles. A
+// failure is reported once per entry and the caller's test is false.
+func (s *State) stat(e *walker.Entry) (*unix.Stat_t, bool) {
+	var st *unix.Stat_t
+	var err error
+	if s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0) {
+		st, err = e.Stat()
+		if err != nil {
+			if lst, lerr := e.Lstat(); lerr == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
+				st, err = lst, nil // a dangling link is seen as itself
+			}
+		}
+	} else {
+		st, err = e.Lstat()
+	}
+	if err != nil {
+		s.reportStat(e, err)
+		return nil, false
+	}
+	return st, true
+}
+
+// reportStat reports a failed stat of e, once per entry.
+func (s *State) reportStat(e *walker.Entry, err error) {
+	if !s.statReported {
+		s.statReported = true
+		s.Diag.FileError(e.Path, err)
+	}
 }
 
 // Stopped reports whether -quit or a write error ended the walk.
@@ -64,7 +102,7 @@ func (s *State) Stopped() bool { return s.sink.Stopped() }
 // Visit evaluates the expression on e and tells the walker what to do
 // next: Prune when -prune was true on a directory, Stop after -quit.
 func (s *State) Visit(expr Node, e *walker.Entry) walker.Action {
-	s.prune = false
+	s.prune, s.statReported = false, false
 	expr.Eval(e, s)
 	switch {
 	case s.sink.Stopped():

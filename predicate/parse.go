@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -28,8 +29,12 @@ type Config struct {
 	// Quote quotes a file name or argument for a diagnostic in the
 	// locale's style (output.Diag.Quote).
 	Quote func(string) string
-	// Warn prints one warning line (without the program name prefix).
+	// Warn prints one warning line (without the program name prefix
+	// and "warning: ").
 	Warn func(string)
+	// Now is the time the command started, which the time tests
+	// measure from (GNU's options.start_time); zero means time.Now().
+	Now time.Time
 }
 
 // Command is a parsed command line.
@@ -88,6 +93,9 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	}
 	if cfg.Warn == nil {
 		cfg.Warn = func(string) {}
+	}
+	if cfg.Now.IsZero() {
+		cfg.Now = time.Now()
 	}
 	p := &parser{cfg: cfg, args: args, warnings: cfg.Warnings}
 	p.walk = walker.Options{Follow: cfg.Follow, MaxDepth: -1}

@@ -27,70 +27,73 @@ type entry struct {
 
 // table maps a primary's name without its leading '-' to its entry, as
 // GNU's parse_table does (GNU strips one '-', which is why "--help" is
-// "-help").
-var table map[string]entry
+// "-help"). The metadata families add their rows from their own files'
+// init functions, next to their parse functions.
+var table = map[string]entry{
+	// Operators.
+	"!":   {kindPunct, parseNot},
+	"not": {kindPunct, parseNot},
+	"(":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokOpen, prec: precNone}); return nil }},
+	")":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokClose, prec: precNone}); return nil }},
+	",":   {kindPunct, binary(precComma)},
+	"a":   {kindPunct, binary(precAnd)},
+	"and": {kindPunct, binary(precAnd)},
+	"o":   {kindPunct, binary(precOr)},
+	"or":  {kindPunct, binary(precOr)},
 
-func init() {
-	table = map[string]entry{
-		// Operators.
-		"!":   {kindPunct, parseNot},
-		"not": {kindPunct, parseNot},
-		"(":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokOpen, prec: precNone}); return nil }},
-		")":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokClose, prec: precNone}); return nil }},
-		",":   {kindPunct, binary(precComma)},
-		"a":   {kindPunct, binary(precAnd)},
-		"and": {kindPunct, binary(precAnd)},
-		"o":   {kindPunct, binary(precOr)},
-		"or":  {kindPunct, binary(precOr)},
+	// Names.
+	"name":       {kindTest, parseName},
+	"iname":      {kindTest, parseName},
+	"path":       {kindTest, parsePath},
+	"ipath":      {kindTest, parsePath},
+	"wholename":  {kindTest, parsePath},
+	"iwholename": {kindTest, parsePath},
+	"type":       {kindTest, parseType},
+	"true":       {kindTest, constant(true)},
+	"false":      {kindTest, constant(false)},
 
-		// Names.
-		"name":       {kindTest, parseName},
-		"iname":      {kindTest, parseName},
-		"path":       {kindTest, parsePath},
-		"ipath":      {kindTest, parsePath},
-		"wholename":  {kindTest, parsePath},
-		"iwholename": {kindTest, parsePath},
-		"type":       {kindTest, parseType},
-		"true":       {kindTest, constant(true)},
-		"false":      {kindTest, constant(false)},
+	// Actions.
+	"print":  {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: '\n'}); return nil }},
+	"print0": {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: 0}); return nil }},
+	"prune":  {kindAction, func(p *parser, op string) error { p.push(pruneNode{}); return nil }},
+	"quit":   {kindAction, func(p *parser, op string) error { p.push(quitNode{}); return nil }},
 
-		// Actions.
-		"print":  {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: '\n'}); return nil }},
-		"print0": {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: 0}); return nil }},
-		"prune":  {kindAction, func(p *parser, op string) error { p.push(pruneNode{}); return nil }},
-		"quit":   {kindAction, func(p *parser, op string) error { p.push(quitNode{}); return nil }},
+	// Global options.
+	"maxdepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MaxDepth, err = p.depthArg(op); return }},
+	"mindepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MinDepth, err = p.depthArg(op); return }},
+	"depth":    {kindOption, parseDepth},
+	"d":        {kindOption, parseDepth},
+	"xdev":     {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
+	"mount":    {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
+	"noleaf":   {kindOption, func(p *parser, op string) error { return nil }}, // gfind never assumes leaf counts
+	"ignore_readdir_race": {kindOption, func(p *parser, op string) error {
+		p.walk.IgnoreReaddirRace = true
+		return nil
+	}},
+	"noignore_readdir_race": {kindOption, func(p *parser, op string) error {
+		p.walk.IgnoreReaddirRace = false
+		return nil
+	}},
 
-		// Global options.
-		"maxdepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MaxDepth, err = p.depthArg(op); return }},
-		"mindepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MinDepth, err = p.depthArg(op); return }},
-		"depth":    {kindOption, parseDepth},
-		"d":        {kindOption, parseDepth},
-		"xdev":     {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
-		"mount":    {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
-		"noleaf":   {kindOption, func(p *parser, op string) error { return nil }}, // gfind never assumes leaf counts
-		"ignore_readdir_race": {kindOption, func(p *parser, op string) error {
-			p.walk.IgnoreReaddirRace = true
-			return nil
-		}},
-		"noignore_readdir_race": {kindOption, func(p *parser, op string) error {
-			p.walk.IgnoreReaddirRace = false
-			return nil
-		}},
+	// Positional options.
+	"follow": {kindPositional, func(p *parser, op string) error { p.walk.Follow = walker.FollowAll; return nil }},
+	"warn":   {kindPositional, func(p *parser, op string) error { p.warnings = true; return nil }},
+	"nowarn": {kindPositional, func(p *parser, op string) error { p.warnings = false; return nil }},
 
-		// Positional options.
-		"follow": {kindPositional, func(p *parser, op string) error { p.walk.Follow = walker.FollowAll; return nil }},
-		"warn":   {kindPositional, func(p *parser, op string) error { p.warnings = true; return nil }},
-		"nowarn": {kindPositional, func(p *parser, op string) error { p.warnings = false; return nil }},
-
-		"help":     {kindTest, func(p *parser, op string) error { return ErrHelp }},
-		"-help":    {kindTest, func(p *parser, op string) error { return ErrHelp }},
-		"version":  {kindTest, func(p *parser, op string) error { return ErrVersion }},
-		"-version": {kindTest, func(p *parser, op string) error { return ErrVersion }},
-	}
+	"help":     {kindTest, func(p *parser, op string) error { return ErrHelp }},
+	"-help":    {kindTest, func(p *parser, op string) error { return ErrHelp }},
+	"version":  {kindTest, func(p *parser, op string) error { return ErrVersion }},
+	"-version": {kindTest, func(p *parser, op string) error { return ErrVersion }},
 }
 
 // lookup finds the table entry for an argument such as "-name".
 func lookup(arg string) (*entry, string) {
+	if strings.HasPrefix(arg, "-newer") && len(arg) == 8 {
+		// -newerXY: one row for all XY, as GNU's parse_entry_newerXY.
+		if e, ok := table["newerXY"]; ok {
+			return &e, arg
+		}
+	}
 	name := strings.TrimPrefix(arg, "-")
 	e, ok := table[name]
 	if !ok {

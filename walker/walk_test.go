@@ -285,38 +285,73 @@ func mustOpen(t testing.TB, path string) int {
 // mkdeep builds a chain of levels directories with long names (the
 // deepest path is far beyond PATH_MAX), working relative to descriptors
 // as the walker must. Each level also holds a file and two side
-// directories with a file each, listed before the chain: a parallel walk
-// goes down the chain first while the side directories wait, and their
-// parents' descriptors with them.
+// directories with a file each, named so that they are listed before the
+// chain: a parallel walk (LIFO) goes down the chain first while the side
+// directories wait, and their parents' descriptors with them.
 func mkdeep(t testing.TB, root string, levels int) (entries int) {
 	t.Helper()
-	name := strings.Repeat("d", 50)
+	chain := strings.Repeat("d", 50)
 	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	must(t, err)
 	entries = 1
-	touch := func(dfd int, name string) {
-		f, err := unix.Openat(dfd, name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
-		must(t, err)
-		unix.Close(f)
-	}
 	for i := 0; i < levels; i++ {
-		// Small directories list in creation order on ext4 and tmpfs:
-		// the chain last, so that a LIFO walk goes down first.
-		for _, n := range []string{fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i), name} {
-			must(t, unix.Mkdirat(fd, n, 0o755))
-			if n != name {
-				touch(fd, n+"/f")
+		must(t, unix.Mkdirat(fd, chain, 0o755))
+		// Readdir order is the file system's (hash order on ext4):
+		// try side names until both come before the chain.
+		for try := 0; ; try++ {
+			sides := []string{fmt.Sprintf("a%d.%d", i, try), fmt.Sprintf("b%d.%d", i, try)}
+			for _, n := range sides {
+				must(t, unix.Mkdirat(fd, n, 0o755))
+			}
+			order := readdirOrder(t, fd)
+			if slices.Index(order, chain) > max(slices.Index(order, sides[0]), slices.Index(order, sides[1])) || try == 100 {
+				for _, n := range sides {
+					f, err := unix.Openat(fd, n+"/f", unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+					must(t, err)
+					unix.Close(f)
+				}
+				break
+			}
+			for _, n := range sides {
+				must(t, unix.Unlinkat(fd, n, unix.AT_REMOVEDIR))
 			}
 		}
-		touch(fd, "file")
+		f, err := unix.Openat(fd, "file", unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+		must(t, err)
+		unix.Close(f)
 		entries += 6
-		nfd, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		nfd, err := unix.Openat(fd, chain, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		must(t, err)
 		unix.Close(fd)
 		fd = nfd
 	}
 	unix.Close(fd)
 	return entries
+}
+
+// readdirOrder lists the directory open as fd in getdents order.
+func readdirOrder(t testing.TB, fd int) []string {
+	t.Helper()
+	dfd, err := unix.Openat(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	must(t, err)
+	defer unix.Close(dfd)
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := unix.Getdents(dfd, buf)
+		must(t, err)
+		if n == 0 {
+			return names
+		}
+		for pos := 0; ; {
+			de, next, ok := nextDirent(buf[:n], pos)
+			if !ok {
+				break
+			}
+			names = append(names, string(de.name))
+			pos = next
+		}
+	}
 }
 
 // TestDeepTreeFewDescriptors: a tree deeper than PATH_MAX is walked

@@ -68,7 +68,7 @@ func run(args []string) int {
 	sink := output.NewSink(os.Stdout, diag)
 	states := make([]*predicate.State, workers)
 	for i := range states {
-		states[i] = predicate.NewState(sink, diag)
+		states[i] = predicate.NewState(cmd, sink, diag)
 	}
 	expr := cmd.Expr
 	err = walker.Walk(cmd.Roots, walk, func(e *walker.Entry) walker.Action {

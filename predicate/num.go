@@ -1,0 +1,68 @@
+package predicate
+
+import (
+	"strconv"
+	"strings"
+)
+
+// cmpKind is the comparison a numeric argument asks for: +N (more than
+// N), -N (less than N) or N (exactly N).
+type cmpKind int8
+
+const (
+	cmpEQ cmpKind = iota
+	cmpGT
+	cmpLT
+)
+
+// numArg is a parsed numeric argument such as "+7".
+type numArg struct {
+	kind cmpKind
+	n    uint64
+}
+
+// parseNum parses "+N", "-N" or "N" the way GNU's get_num does
+// (xstrtoumax in base 10 with nothing after the digits). GNU's strtoumax
+// also skips leading white space and takes a second sign, which this
+// does not copy: find rejects those through xstrtoumax's own checks.
+func parseNum(s string) (numArg, bool) {
+	var a numArg
+	switch {
+	case strings.HasPrefix(s, "+"):
+		a.kind, s = cmpGT, s[1:]
+	case strings.HasPrefix(s, "-"):
+		a.kind, s = cmpLT, s[1:]
+	}
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return a, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return a, false
+	}
+	a.n = n
+	return a, true
+}
+
+// match compares v with the argument.
+func (a numArg) match(v uint64) bool {
+	switch a.kind {
+	case cmpGT:
+		return v > a.n
+	case cmpLT:
+		return v < a.n
+	}
+	return v == a.n
+}
+
+// String renders the argument as it was given (canonically).
+func (a numArg) String() string {
+	prefix := ""
+	switch a.kind {
+	case cmpGT:
+		prefix = "+"
+	case cmpLT:
+		prefix = "-"
+	}
+	return prefix + strconv.FormatUint(a.n, 10)
+}
