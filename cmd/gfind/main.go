@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"os"
 	"runtime"
 
@@ -70,7 +72,11 @@ func run(args []string) int {
 	for i := range states {
 		states[i] = predicate.NewState(cmd, sink, diag)
 	}
-	expr := cmd.Expr
+	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
+	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
+		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
+			strings.Join(cmd.Expr.Args(), " "), opts.optLevel, strings.Join(expr.Args(), " "))
+	}
 	err = walker.Walk(cmd.Roots, walk, func(e *walker.Entry) walker.Action {
 		if e.Err != nil {
 			diag.FileError(e.Path, e.Err)

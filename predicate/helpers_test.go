@@ -1,0 +1,47 @@
+package predicate
+
+import (
+	"io"
+	"os"
+
+	"github.com/gfind/gfind/output"
+)
+
+// newTestState returns a State whose output goes nowhere; printed tells
+// how many bytes its actions have buffered.
+func newTestState() *State {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		panic(err)
+	}
+	diag := output.NewDiagStyle("gfind", io.Discard, output.StyleC)
+	return NewState(&Command{}, output.NewSink(devnull, diag), diag)
+}
+
+func (s *State) printed() int { return s.Out.Len() }
+
+// onlyPrints reports whether every node of the tree is pure or -print.
+func onlyPrints(n Node) bool {
+	switch n := n.(type) {
+	case *andNode:
+		return allOnlyPrints(n.kids)
+	case *orNode:
+		return allOnlyPrints(n.kids)
+	case *commaNode:
+		return allOnlyPrints(n.kids)
+	case *notNode:
+		return onlyPrints(n.kid)
+	case *printNode:
+		return true
+	}
+	return n.Facts().Pure
+}
+
+func allOnlyPrints(kids []Node) bool {
+	for _, k := range kids {
+		if !onlyPrints(k) {
+			return false
+		}
+	}
+	return true
+}
