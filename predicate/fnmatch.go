@@ -522,9 +522,16 @@ type fnmPred struct {
 // glibc would continue (skipping the rest of the set) if the test
 // succeeded; hit returns true to stop the walk. If the walk was not
 // stopped, end/pos say how the set ended for characters that no test
-// accepted. The walk itself does not depend on the character, which is
-// what lets the byte compiler evaluate all 256 bytes in one pass.
-func (c *fnmCompiler) walkBracket(p int, hit func(pr fnmPred, q int) bool) (not bool, end fnmBracketEnd, pos int, stopped bool) {
+// accepted.
+//
+// The walk does not depend on the character, which is what lets the byte
+// compiler evaluate all 256 bytes in one pass, with one exception in wide
+// mode: noColl says the folded character has no collation sequence value
+// (in glibc's C.UTF-8, anything outside U+0001..U+00FF). glibc then
+// abandons each range right after reading the first character of its end
+// and goes on parsing from there: for "日", "[a-bx]" only tests 'x', and
+// "[!a-\]x]" is the set "[!a-\]" followed by "x]". noColl reproduces that.
+func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int) bool) (not bool, end fnmBracketEnd, pos int, stopped bool) {
 	pat := c.pat
 	not = c.negated(p)
 	if not {
@@ -638,7 +645,14 @@ func (c *fnmCompiler) walkBracket(p int, hit func(pr fnmPred, q int) bool) (not 
 			p++
 			rangeable = true
 		}
-		if rangeable && ch == '-' && pat[p] != ']' {
+		if rangeable && ch == '-' && pat[p] != ']' && noColl {
+			// glibc's range_not_matched. If the end was the pattern's
+			// NUL, glibc reads past it; the padding makes that an
+			// unclosed set here.
+			p++
+			ch = pat[p]
+			p++
+		} else if rangeable && ch == '-' && pat[p] != ']' {
 			cend := pat[p]
 			p++
 			if cend == '[' && pat[p] == '.' {
@@ -820,7 +834,7 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 		undecided.andNot(&s)
 		return undecided.empty()
 	}
-	_, end, pos, _ := c.walkBracket(o+1, hit)
+	_, end, pos, _ := c.walkBracket(o+1, false, hit)
 	undecided.each(func(b int) {
 		switch end {
 		case fnmClosed:
@@ -839,14 +853,16 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 func (c *fnmCompiler) collectBracket(o int) {
 	not := c.negated(o + 1)
 	c.tok(o + 1) // literal '[' fallback
-	_, end, pos, _ := c.walkBracket(o+1, func(_ fnmPred, q int) bool {
-		if r := c.skip(q); r.end == fnmClosed && !not {
-			c.tok(int(r.pos))
+	for _, noColl := range []bool{false, true} {
+		_, end, pos, _ := c.walkBracket(o+1, noColl, func(_ fnmPred, q int) bool {
+			if r := c.skip(q); r.end == fnmClosed && !not {
+				c.tok(int(r.pos))
+			}
+			return false
+		})
+		if end == fnmClosed && not {
+			c.tok(pos)
 		}
-		return false
-	})
-	if end == fnmClosed && not {
-		c.tok(pos)
 	}
 }
 
@@ -995,7 +1011,8 @@ func (w *fnmWide) run(name []byte) bool {
 func (w *fnmWide) bracket(o int32, r rune) int32 {
 	c := w.c
 	q := -1
-	not, end, pos, stopped := c.walkBracket(int(o)+1, func(pr fnmPred, at int) bool {
+	_, hasColl := fnmWideColl(c.foldc(r))
+	not, end, pos, stopped := c.walkBracket(int(o)+1, !hasColl, func(pr fnmPred, at int) bool {
 		if c.wideHolds(pr, r) {
 			q = at
 			return true

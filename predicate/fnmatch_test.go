@@ -632,11 +632,43 @@ func TestGlobUTF8AgainstGlibc(t *testing.T) {
 			}
 		}
 	}
+	// glibc's range_not_matched shortcut for characters above U+00FF.
+	for _, c := range []struct{ pat, name string }{
+		{"[!a-\\]x]", "İx]"}, {"[!a-\\]x]", "İ"}, {"[a-bİ]", "İ"}, {"[a-İ]", "İ"},
+		{"[^a-[.ab.]", "日"}, {"[a-é]", "à"}, {"[a-é]", "ê"}, {"[à-日]", "à"},
+		{"[à-日]", "á"}, {"[日-日]", "日"},
+	} {
+		qs = append(qs, fnmQuery{c.pat, c.name, false}, fnmQuery{c.pat, c.name, true})
+	}
 	// The table, whose C-locale answers must not change for ASCII.
 	for _, c := range fnmTable {
 		qs = append(qs, fnmQuery{c.pat, c.name, c.fold})
 	}
-	fnmDiff(t, "C.UTF-8", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+	// Drop the queries where glibc's answer is undefined behaviour.
+	kept := qs[:0]
+	for _, q := range qs {
+		if !fnmUTF8Undefined(q.pat, q.name) {
+			kept = append(kept, q)
+		}
+	}
+	fnmDiff(t, "C.UTF-8", kept, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+}
+
+// fnmUTF8Undefined is a conservative test for the one case where glibc's
+// wide matcher reads past the end of the pattern: a set left open by a
+// trailing "x-" ("[!a-"), matched against a character beyond U+00FF
+// (range_not_matched skips the NUL). Its answer then depends on stale
+// memory; gfind says no match.
+func fnmUTF8Undefined(pat, name string) bool {
+	if !strings.HasSuffix(pat, "-") || !strings.Contains(pat, "[") {
+		return false
+	}
+	for _, r := range name {
+		if r > 0xff {
+			return true
+		}
+	}
+	return false
 }
 
 // TestGlobGNUFind runs GNU find itself on real files for the cases

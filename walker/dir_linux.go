@@ -288,7 +288,9 @@ func (w *walk) evict(d *dir) {
 // caller's reusable slice.
 func (w *walk) makeRoom(from *dir, scratch *[]*dir, force bool) {
 	target := w.fds.target
-	if true {
+	if force {
+		target = 0
+	} else if w.fds.open.Load() < w.fds.limit {
 		return
 	}
 	s := (*scratch)[:0]

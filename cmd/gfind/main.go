@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/predicate"
