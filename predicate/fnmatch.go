@@ -88,9 +88,13 @@ type fnmTok struct {
 	next int32 // all but fnmSet
 	at   int32 // fnmSet in wide programs: offset of the '[' in the pattern
 	set  *[256]int32
-	// tail is the number of bytes left to match from this token when
-	// the rest of the pattern has no star (every token takes one byte),
-	// -1 otherwise. After the last star only one position can work.
+	// nexts (fnmSet in wide programs) lists the tokens the set can
+	// continue with.
+	nexts []int32
+	// tail is the number of bytes (characters in wide programs) left to
+	// match from this token when the rest of the pattern has no star
+	// (every token takes one), -1 otherwise. After the last star only
+	// one position can then work.
 	tail int32
 }
 
@@ -403,9 +407,6 @@ func (c *fnmCompiler) compile() []fnmTok {
 }
 
 func (c *fnmCompiler) tail(t *fnmTok) int32 {
-	if c.wide { // counted in bytes; the wide matcher does not use it
-		return -1
-	}
 	switch t.kind {
 	case fnmEnd:
 		return 0
@@ -417,7 +418,11 @@ func (c *fnmCompiler) tail(t *fnmTok) int32 {
 		// Fixed only if every byte the set accepts continues at the
 		// same token (it does unless the bracket is malformed).
 		next := int32(-1)
-		for _, nx := range t.set {
+		nexts := t.nexts
+		if !c.wide {
+			nexts = t.set[:]
+		}
+		for _, nx := range nexts {
 			if nx >= 0 {
 				if next >= 0 && nx != next {
 					return -1
@@ -470,7 +475,7 @@ func (c *fnmCompiler) parse(o int) {
 		c.hasWild = true
 		t.kind, t.at = fnmSet, int32(o)
 		if c.wide {
-			c.collectBracket(o)
+			t.nexts = c.collectBracket(o)
 		} else {
 			t.set = c.byteBracket(o)
 		}
@@ -848,22 +853,40 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 	return tab
 }
 
-// collectBracket creates the tokens a wide bracket at o can continue
-// with, and fills the skip memo the runtime walk will read.
-func (c *fnmCompiler) collectBracket(o int) {
+// collectBracket creates and returns the tokens a wide bracket at o can
+// continue with, and fills the skip memo the runtime walk will read.
+func (c *fnmCompiler) collectBracket(o int) []int32 {
 	not := c.negated(o + 1)
-	c.tok(o + 1) // literal '[' fallback
+	var nexts []int32
+	add := func(end fnmBracketEnd, pos int) {
+		var i int32
+		switch end {
+		case fnmClosed:
+			i = c.tok(pos)
+		case fnmOpen: // '[' taken literally
+			i = c.tok(o + 1)
+		default:
+			return
+		}
+		for _, n := range nexts {
+			if n == i {
+				return
+			}
+		}
+		nexts = append(nexts, i)
+	}
 	for _, noColl := range []bool{false, true} {
 		_, end, pos, _ := c.walkBracket(o+1, noColl, func(_ fnmPred, q int) bool {
-			if r := c.skip(q); r.end == fnmClosed && !not {
-				c.tok(int(r.pos))
+			if r := c.skip(q); r.end != fnmClosed || !not {
+				add(r.end, int(r.pos))
 			}
 			return false
 		})
-		if end == fnmClosed && not {
-			c.tok(pos)
+		if end != fnmClosed || not {
+			add(end, pos)
 		}
 	}
+	return nexts
 }
 
 // predSet is the set of bytes (C locale) for which pr holds.
@@ -989,8 +1012,34 @@ func (w *fnmWide) run(name []byte) bool {
 				}
 			}
 		case fnmStar:
-			starTi, starNi = t.next, ni
 			ti = t.next
+			if tail := prog[ti].tail; tail >= 0 {
+				// The last star: the rest takes the last tail
+				// characters. Step back over them; a valid name has
+				// no continuation byte at a character start.
+				k := len(name)
+				for j := int32(0); j < tail; j++ {
+					if k <= ni {
+						return false
+					}
+					k--
+					for k > ni && name[k]&0xc0 == 0x80 {
+						k--
+					}
+				}
+				ni, starTi = k, -1
+				continue
+			}
+			starTi, starNi = ti, ni
+			if nx := &prog[ti]; nx.kind == fnmLit && !c.fold && nx.c < 0x80 {
+				// An ASCII byte is always a whole character.
+				k := bytes.IndexByte(name[ni:], byte(nx.c))
+				if k < 0 {
+					return false
+				}
+				starNi += k
+			}
+			ni = starNi
 			continue
 		case fnmEnd:
 			if ni == len(name) {

@@ -176,20 +176,12 @@ func (o *fnmOracle) query(t testing.TB, locale string, qs []fnmQuery) []bool {
 	return res
 }
 
-// fnmHasLocale reports whether glibc has the locale (CI images may lack
-// C.UTF-8).
-func fnmHasLocale(locale string) bool {
-	out, err := exec.Command("locale", "-a").Output()
-	if err != nil {
-		return false
-	}
-	want := strings.ToLower(strings.ReplaceAll(locale, "-", ""))
-	for _, l := range strings.Fields(string(out)) {
-		if strings.ToLower(strings.ReplaceAll(l, "-", "")) == want {
-			return true
-		}
-	}
-	return false
+// hasLocale reports whether glibc has the locale (CI images may lack
+// C.UTF-8): the helper exits with status 2 when setlocale fails.
+func (o *fnmOracle) hasLocale(locale string) bool {
+	cmd := exec.Command(o.bin)
+	cmd.Env = fnmEnv(locale)
+	return cmd.Run() == nil
 }
 
 type fnmCase struct {
@@ -326,7 +318,7 @@ var fnmTable = []fnmCase{
 	{"[[.hyphen.]]", "-", fnmNoFold, false},
 	{"[[.a.]-c]", "b", fnmNoFold, true},
 	{"[a-[.c.]]", "b", fnmNoFold, true},
-	{"[[.a.]-]", "a", fnmNoFold, false}, // glibc takes "-]" as a range start here
+	{"[[.a.]-]", "a", fnmNoFold, false}, // after [.a.], a "-" before "]" still counts as a range
 	{"[[.a.]-]", "-", fnmNoFold, true},
 
 	// Backslash inside brackets.
@@ -510,9 +502,9 @@ func fnmSplitBytes(s string) []string {
 }
 
 // fnmDiff compares the matcher built by mk with glibc on qs.
-func fnmDiff(t *testing.T, locale string, qs []fnmQuery, mk func(pat string, fold, fast bool) *glob) {
+func fnmDiff(t *testing.T, o *fnmOracle, locale string, qs []fnmQuery, mk func(pat string, fold, fast bool) *glob) {
 	t.Helper()
-	glibc := newFnmOracle(t).query(t, locale, qs)
+	glibc := o.query(t, locale, qs)
 	bad := 0
 	for i, q := range qs {
 		for _, fast := range []bool{true, false} {
@@ -534,6 +526,7 @@ func fnmDiff(t *testing.T, locale string, qs []fnmQuery, mk func(pat string, fol
 // 20,000 random patterns, each against a random name and two names built
 // from the pattern, with and without FNM_CASEFOLD, in one run of the oracle.
 func TestGlobAgainstGlibc(t *testing.T) {
+	o := newFnmOracle(t)
 	n := 20000
 	if testing.Short() {
 		n = 2000
@@ -550,14 +543,15 @@ func TestGlobAgainstGlibc(t *testing.T) {
 			}
 		}
 	}
-	fnmDiff(t, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
+	fnmDiff(t, o, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
 }
 
 // TestGlobBytesAgainstGlibc checks every byte against every class and a
 // grid of ranges, folded and not.
 func TestGlobBytesAgainstGlibc(t *testing.T) {
+	o := newFnmOracle(t)
 	var qs []fnmQuery
-	ends := []byte{0x01, ' ', '0', 'A', 'M', 'Z', '[', '\\', ']', '^', '_', 'a', 'm', 'z', 0x7f, 0x80, 0xc3, 0xe9, 0xff}
+	ends := []byte{0x01, '0', 'A', 'Z', '[', ']', '_', 'a', 'z', 0x7f, 0x80, 0xff}
 	for b := 1; b < 256; b++ {
 		name := string([]byte{byte(b)})
 		for _, fold := range []bool{false, true} {
@@ -573,11 +567,11 @@ func TestGlobBytesAgainstGlibc(t *testing.T) {
 				fnmQuery{"[!" + name + "]", name, fold}, fnmQuery{"[" + name + "]", "a", fold})
 		}
 	}
-	fnmDiff(t, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
+	fnmDiff(t, o, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
 	// Single bytes above 0x7f are invalid UTF-8, so a UTF-8 locale
 	// matches them as bytes too, with its own byte classes.
-	if fnmHasLocale("C.UTF-8") {
-		fnmDiff(t, "C.UTF-8", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+	if o.hasLocale("C.UTF-8") {
+		fnmDiff(t, o, "C.UTF-8", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
 	}
 }
 
@@ -594,17 +588,19 @@ var fnmUTF8Names = []string{
 // TestGlobUTF8AgainstGlibc compares compileGlobUTF8 with glibc under
 // LC_ALL=C.UTF-8.
 func TestGlobUTF8AgainstGlibc(t *testing.T) {
-	if !fnmHasLocale("C.UTF-8") {
+	o := newFnmOracle(t)
+	if !o.hasLocale("C.UTF-8") {
 		t.Skip("glibc has no C.UTF-8 locale here")
 	}
-	n := 10000
+	n := 20000
 	if testing.Short() {
-		n = 1000
+		n = 2000
 	}
 	r := rand.New(rand.NewSource(2))
 	// Half the atoms are the syntax soup of the C-locale test, half are
 	// wildcards that can match a whole multibyte character.
-	wild := []string{"?", "?", "*", "[!a]", "[!é]", "[à-é]", "[Σ-σ]", "[é-à]", "[\\é]", "[[.é.]]", "[[=é=]]"}
+	wild := []string{"?", "?", "*", "[!a]", "[!é]", "[à-é]", "[Σ-σ]", "[é-à]", "[\\é]", "[[.é.]]", "[[=é=]]",
+		"[a-b", "[!a-\\]", "-", "[!a-b]"}
 	for _, s := range fnmUTF8Names {
 		wild = append(wild, s, "["+s+"]", "[a-"+s+"]", "["+s+"-"+s+"]", "[!"+s+"]")
 	}
@@ -651,7 +647,7 @@ func TestGlobUTF8AgainstGlibc(t *testing.T) {
 			kept = append(kept, q)
 		}
 	}
-	fnmDiff(t, "C.UTF-8", kept, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+	fnmDiff(t, o, "C.UTF-8", kept, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
 }
 
 // fnmUTF8Undefined is a conservative test for the one case where glibc's
@@ -679,7 +675,7 @@ func TestGlobGNUFind(t *testing.T) {
 		t.Skip("GNU find not available")
 	}
 	dir := t.TempDir()
-	files := []string{"{a,b}", "a", "b", "[a-", ".hidden", `a\b`, "A.LOG", "x.log", "[ab", "[[", "é", "d/b/foo", "d/b/bar", "Foo"}
+	files := []string{"{a,b}", "a", "b", "[a-", ".hidden", `a\b`, "A.LOG", "x.log", "[ab", "[[", "é", "日", "d/b/foo", "d/b/bar", "Foo"}
 	for _, f := range files {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -698,35 +694,49 @@ func TestGlobGNUFind(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ op, pat string }{
+	type findCase struct{ op, pat string }
+	check := func(locale string, mk func(string, bool) *glob, cases []findCase) {
+		for _, c := range cases {
+			cmd := exec.Command("find", dir, "-mindepth", "1", c.op, c.pat)
+			cmd.Env = fnmEnv(locale)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("find %s %q: %v", c.op, c.pat, err)
+			}
+			got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			if len(out) == 0 {
+				got = nil
+			}
+			sort.Strings(got)
+			g := mk(c.pat, c.op == "-iname" || c.op == "-ipath")
+			var want []string
+			for _, p := range all {
+				subject := p
+				if c.op == "-name" || c.op == "-iname" {
+					subject = filepath.Base(p)
+				}
+				if g.match([]byte(subject)) {
+					want = append(want, p)
+				}
+			}
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("LC_ALL=%s find %s %q:\n GNU find: %q\n gfind:    %q", locale, c.op, c.pat, got, want)
+			}
+		}
+	}
+	check("C", compileGlob, []findCase{
 		{"-name", "{a,b}"}, {"-name", "[a-"}, {"-name", "*"}, {"-name", `a\b`}, {"-name", `a\\b`},
 		{"-name", "*.log"}, {"-iname", "*.log"}, {"-name", "[[:upper:]]*"}, {"-iname", "[[:upper:]]*"},
 		{"-name", "[ab"}, {"-name", "[["}, {"-name", "?"}, {"-name", "??"}, {"-name", ".*"},
 		{"-path", "*/foo"}, {"-path", dir + "/d*foo"}, {"-ipath", "*/D/B/*"}, {"-iname", "foo"},
-	} {
-		cmd := exec.Command("find", dir, "-mindepth", "1", c.op, c.pat)
-		cmd.Env = fnmEnv("C")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("find %s %q: %v", c.op, c.pat, err)
-		}
-		got := strings.Fields(string(out))
-		sort.Strings(got)
-		g := compileGlob(c.pat, c.op == "-iname" || c.op == "-ipath")
-		var want []string
-		for _, p := range all {
-			subject := p
-			if c.op == "-name" || c.op == "-iname" {
-				subject = filepath.Base(p)
-			}
-			if g.match([]byte(subject)) {
-				want = append(want, p)
-			}
-		}
-		sort.Strings(want)
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("find %s %q:\n GNU find: %q\n gfind:    %q", c.op, c.pat, got, want)
-		}
+		{"-name", "[!a]"}, {"-iname", "É"},
+	})
+	if newFnmOracle(t).hasLocale("C.UTF-8") {
+		check("C.UTF-8", compileGlobUTF8, []findCase{
+			{"-name", "?"}, {"-name", "[!a]"}, {"-iname", "É"}, {"-name", "[[:alpha:]]"},
+			{"-name", "??"}, {"-name", "*"}, {"-name", "[a-"},
+		})
 	}
 }
 
@@ -754,7 +764,7 @@ func TestGlobNoAlloc(t *testing.T) {
 // in reasonable time (the compiler is linear-ish per bracket).
 func TestGlobLongPattern(t *testing.T) {
 	for _, pat := range []string{
-		strings.Repeat("[", 4000),
+		strings.Repeat("[", 2000),
 		strings.Repeat("[a-b", 1000),
 		strings.Repeat("*a", 2000) + "b",
 		strings.Repeat("[[:alpha:]", 400),

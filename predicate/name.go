@@ -76,7 +76,7 @@ func parseName(p *parser, op string) error {
 		p.warnf("%s matches against basenames only, but the given pattern contains a directory separator (%s), thus the expression will evaluate to false all the time.  Did you mean %s?",
 			p.quote(op), p.quote("/"), p.quote("-wholename"))
 	}
-	p.push(&nameNode{op: op, pat: pat, g: compileGlob(pat, op == "-iname")})
+	p.push(&nameNode{op: op, pat: pat, g: p.glob(pat, op == "-iname")})
 	return nil
 }
 
@@ -91,6 +91,6 @@ func parsePath(p *parser, op string) error {
 		// starting point that itself ends in '/'.
 		p.warnf("%s %s will not match anything because it ends with /.", op, pat)
 	}
-	p.push(&pathNode{op: op, pat: pat, g: compileGlob(pat, fold)})
+	p.push(&pathNode{op: op, pat: pat, g: p.glob(pat, fold)})
 	return nil
 }

@@ -32,6 +32,9 @@ type Config struct {
 	// Warn prints one warning line (without the program name prefix
 	// and "warning: ").
 	Warn func(string)
+	// UTF8 matches patterns by character, as glibc's fnmatch does in a
+	// UTF-8 locale; otherwise bytes, as in the C locale.
+	UTF8 bool
 	// Now is the time the command started, which the time tests
 	// measure from (GNU's options.start_time); zero means time.Now().
 	Now time.Time
@@ -351,10 +354,18 @@ func (p *parser) warnf(format string, a ...any) { p.cfg.Warn(fmt.Sprintf(format,
 
 func (p *parser) quote(s string) string { return p.cfg.Quote(s) }
 
+// glob compiles a -name/-path style pattern in the locale's mode.
+func (p *parser) glob(pat string, fold bool) *glob {
+	if p.cfg.UTF8 {
+		return compileGlobUTF8(pat, fold)
+	}
+	return compileGlob(pat, fold)
+}
+
 // matchesRoot is GNU's matches_start_point: whether a -path pattern
 // matches one of the starting points (or "." when none were given).
 func (p *parser) matchesRoot(pat string, fold bool) bool {
-	g := compileGlob(pat, fold)
+	g := p.glob(pat, fold)
 	if len(p.roots) == 0 {
 		return g.match([]byte("."))
 	}

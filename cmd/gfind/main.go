@@ -44,6 +44,7 @@ func run(args []string) int {
 		Follow:   opts.follow,
 		Warnings: isTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
 		Quote:    diag.Quote,
+		UTF8:     diag.Style() == output.StyleUTF8,
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
 	})
 	switch {
