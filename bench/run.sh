@@ -28,7 +28,7 @@ extra_workloads=(src-mtime)
 QUIT_NAME=api_211.c
 
 RUNS=7 TREES=${BENCH_TREES:-/tmp/gfind-trees} STRACE=0 KEEP=0
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while getopts ":n:t:skh" o; do
   case $o in
     n) RUNS=$OPTARG ;;
@@ -420,7 +420,7 @@ for w in "${workloads[@]}"; do
   unset med mn cpu rss sc_total sc_stat
 done
 
-echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$md" >/dev/null
+printf '\n- load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$md"
 echo
 echo "Markdown: $md"
 exit "$status"
