@@ -7,4 +7,5 @@ const (
 	costName  = 1.0
 	costType  = 1.0 // d_type is free on ext4, xfs, btrfs and tmpfs
 	costPrint = 10.0
+	costStat  = 1000.0 // one fstatat(2) on a warm cache, relative to a name test
 )

@@ -21,10 +21,11 @@ type numArg struct {
 	n    uint64
 }
 
-// parseNum parses "+N", "-N" or "N" the way GNU's get_num does
-// (xstrtoumax in base 10 with nothing after the digits). GNU's strtoumax
-// also skips leading white space and takes a second sign, which this
-// does not copy: find rejects those through xstrtoumax's own checks.
+// parseNum parses "+N", "-N" or "N" the way GNU's get_num does: the
+// comparison sign, then xstrtoumax in base 10, which like strtoumax
+// skips leading white space and takes one more '+' (so "-+3" is "less
+// than 3" and "+ 1" is "more than 1"), but refuses a '-' and anything
+// after the digits.
 func parseNum(s string) (numArg, bool) {
 	var a numArg
 	switch {
@@ -33,6 +34,8 @@ func parseNum(s string) (numArg, bool) {
 	case strings.HasPrefix(s, "-"):
 		a.kind, s = cmpLT, s[1:]
 	}
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	s = strings.TrimPrefix(s, "+")
 	if s == "" || s[0] < '0' || s[0] > '9' {
 		return a, false
 	}

@@ -1,0 +1,273 @@
+package predicate
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/gfind/gfind/walker"
+)
+
+func init() {
+	table["user"] = entry{kindTest, parseUser}
+	table["group"] = entry{kindTest, parseUser}
+	table["uid"] = entry{kindTest, parseUID}
+	table["gid"] = entry{kindTest, parseUID}
+	table["nouser"] = entry{kindTest, parseNouser}
+	table["nogroup"] = entry{kindTest, parseNouser}
+}
+
+// ownerNode is -user NAME|UID and -group NAME|GID: the file's owner (or
+// group) is the one named, looked up once at parse time.
+type ownerNode struct {
+	op, arg string
+	id      uint32
+	group   bool
+}
+
+func (n *ownerNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	if n.group {
+		return st.Gid == n.id
+	}
+	return st.Uid == n.id
+}
+
+func (n *ownerNode) Facts() Facts {
+	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(uint64(n.id))}
+}
+
+// idProb is GNU's est_success_rate for -user, -group, -uid and -gid
+// (parser.c): ids below 100 belong to the system, which owns most files.
+func idProb(id uint64) float64 {
+	if id < 100 {
+		return 0.99
+	}
+	return 0.2
+}
+
+func (n *ownerNode) Args() []string { return []string{n.op, n.arg} }
+
+// idNumNode is -uid [+-]N and -gid [+-]N.
+type idNumNode struct {
+	op, arg string
+	num     numArg
+	group   bool
+}
+
+func (n *idNumNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	if n.group {
+		return n.num.match(uint64(st.Gid))
+	}
+	return n.num.match(uint64(st.Uid))
+}
+
+func (n *idNumNode) Facts() Facts {
+	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(n.num.n)}
+}
+
+func (n *idNumNode) Args() []string { return []string{n.op, n.arg} }
+
+// noOwnerNode is -nouser and -nogroup: no user (group) in the account
+// database has the file's owner (group) id.
+type noOwnerNode struct {
+	group bool
+	db    *idDB
+}
+
+func (n *noOwnerNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	if n.group {
+		_, known := n.db.gids[st.Gid]
+		return !known
+	}
+	_, known := n.db.uids[st.Uid]
+	return !known
+}
+
+func (n *noOwnerNode) Facts() Facts {
+	// GNU's est_success_rate (parser.c): 1e-3 for -nouser, 1e-4 for
+	// -nogroup.
+	p := 1e-3
+	if n.group {
+		p = 1e-4
+	}
+	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+}
+
+func (n *noOwnerNode) Args() []string {
+	if n.group {
+		return []string{"-nogroup"}
+	}
+	return []string{"-nouser"}
+}
+
+func parseUser(p *parser, op string) error {
+	arg, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	group := op == "-group"
+	db := systemIDs()
+	names := db.users
+	if group {
+		names = db.groups
+	}
+	if id, ok := names[arg]; ok {
+		p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
+		return nil
+	}
+	// Not a name: a number, as GNU takes it (digits only, then
+	// safe_atoi's range checks).
+	digits := 0
+	for digits < len(arg) && '0' <= arg[digits] && arg[digits] <= '9' {
+		digits++
+	}
+	switch {
+	case digits > 0 && digits == len(arg):
+		id, err := p.safeAtoi(arg)
+		if err != nil {
+			return err
+		}
+		p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
+		return nil
+	case !group && arg == "":
+		return p.errorf("The argument to -user should not be empty")
+	case !group:
+		return p.errorf("%s is not the name of a known user", p.quote(arg))
+	case digits > 0:
+		return p.errorf("%s is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix %s",
+			p.quote(arg), p.quote(arg[digits:]))
+	case arg == "":
+		return p.errorf("argument to -group is empty, but should be a group name")
+	}
+	return p.errorf("%s is not the name of an existing group", p.quote(arg))
+}
+
+// safeAtoi converts a string of decimal digits to an id the way
+// findutils' safe_atoi does: strtol, then a check that the value fits
+// in an int. Its messages are the unquoted argument, followed by
+// strerror(ERANGE) except when strtol returned exactly LONG_MAX without
+// overflowing (GNU then prints errno 0, that is nothing).
+func (p *parser) safeAtoi(digits string) (uint32, error) {
+	v, err := strconv.ParseInt(digits, 10, 64)
+	switch {
+	case err != nil:
+		return 0, p.errorf("%s: Numerical result out of range", digits)
+	case v == 1<<63-1:
+		return 0, p.errorf("%s", digits)
+	case v > 1<<31-1:
+		return 0, p.errorf("%s: Numerical result out of range", digits)
+	}
+	return uint32(v), nil
+}
+
+func parseUID(p *parser, op string) error {
+	if p.i >= len(p.args) {
+		// GNU's insert_num fails without consuming anything, and the
+		// caller then complains about the primary itself.
+		return p.errorf("invalid argument `%s' to `%s'", op, op)
+	}
+	arg, _ := p.arg(op)
+	num, ok := parseNum(arg)
+	if !ok {
+		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	}
+	p.push(&idNumNode{op: op, arg: arg, num: num, group: op == "-gid"})
+	return nil
+}
+
+func parseNouser(p *parser, op string) error {
+	p.push(&noOwnerNode{group: op == "-nogroup", db: systemIDs()})
+	return nil
+}
+
+// idDB is what gfind knows of the account database: the names and ids
+// in /etc/passwd and /etc/group, read once. It is read-only after
+// loading, so workers share it without a lock. Only the files are read,
+// not other NSS sources (LDAP, systemd's dynamic users): gfind must not
+// need cgo.
+type idDB struct {
+	users, groups map[string]uint32   // the first line of a name wins, as getpwnam
+	uids, gids    map[uint32]struct{} // every id that has a name
+}
+
+var (
+	idsOnce sync.Once
+	ids     *idDB
+)
+
+// Files the account database is read from; tests may point them
+// elsewhere before the first parse that needs them.
+var (
+	passwdFile = "/etc/passwd"
+	groupFile  = "/etc/group"
+)
+
+// systemIDs returns the database, reading it on first use. A file that
+// cannot be read counts as empty: GNU then finds no names either.
+func systemIDs() *idDB {
+	idsOnce.Do(func() { ids = loadIDs(passwdFile, groupFile) })
+	return ids
+}
+
+func loadIDs(passwd, group string) *idDB {
+	db := &idDB{}
+	db.users, db.uids = readIDFile(passwd)
+	db.groups, db.gids = readIDFile(group)
+	return db
+}
+
+// readIDFile reads a passwd or group file: name:password:id:..., where
+// the third field is the uid or the gid. Like glibc's files backend it
+// skips leading blanks, empty lines and '#' comments, and lines whose
+// id is not a number.
+func readIDFile(path string) (map[string]uint32, map[uint32]struct{}) {
+	names := map[string]uint32{}
+	idSet := map[uint32]struct{}{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return names, idSet
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for sc.Scan() {
+		name, id, ok := parseIDLine(sc.Bytes())
+		if !ok {
+			continue
+		}
+		if _, dup := names[name]; !dup {
+			names[name] = id
+		}
+		idSet[id] = struct{}{}
+	}
+	return names, idSet
+}
+
+func parseIDLine(line []byte) (string, uint32, bool) {
+	line = bytes.TrimLeft(line, " \t\v\f\r")
+	if len(line) == 0 || line[0] == '#' {
+		return "", 0, false
+	}
+	f := bytes.SplitN(line, []byte{':'}, 4)
+	if len(f) < 3 || len(f[0]) == 0 {
+		return "", 0, false
+	}
+	id, err := strconv.ParseUint(string(f[2]), 10, 32)
+	if err != nil {
+		return "", 0, false
+	}
+	return string(f[0]), uint32(id), true
+}

@@ -1,0 +1,218 @@
+package predicate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+const testPasswd = `root:x:0:0:root:/root:/bin/bash
+# a comment
+  daemon:x:1:1::/:/bin/false
+bad:x:notanumber:0::/:
+huge:x:4294967296:0::/:
+007:x:8:8::/:
+alice:x:1000:1000::/:
+alice:x:1001:1001::/:
+nobody:x:65534:65534::/:
++nis::::::
+
+`
+
+const testGroup = `root:x:0:
+wheel:x:10:alice
+12:x:99:
+nogroup:x:65534:
+`
+
+// withTestIDs makes the parser and -nouser see testPasswd and testGroup
+// for the rest of t.
+func withTestIDs(t *testing.T) {
+	t.Helper()
+	tmp := t.TempDir()
+	pw, gr := filepath.Join(tmp, "passwd"), filepath.Join(tmp, "group")
+	if err := os.WriteFile(pw, []byte(testPasswd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gr, []byte(testGroup), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	systemIDs() // let the Once run, so that it does not overwrite ids later
+	old := ids
+	ids = loadIDs(pw, gr)
+	t.Cleanup(func() { ids = old })
+}
+
+// ownerTests: the id each argument selects, or GNU find 4.9's message
+// (checked with names that do and do not exist on a Debian system).
+var ownerTests = []struct {
+	op, arg string
+	id      uint32
+	err     string
+}{
+	{"-user", "root", 0, ""},
+	{"-user", "daemon", 1, ""}, // leading blanks are skipped
+	{"-user", "alice", 1000, ""},
+	{"-user", "007", 8, ""}, // a name first, then a number
+	{"-user", "0", 0, ""},
+	{"-user", "7", 7, ""},
+	{"-user", "0042", 42, ""},
+	{"-user", "4242", 4242, ""},
+	{"-user", "2147483647", 2147483647, ""},
+	{"-user", "nosuch", 0, "'nosuch' is not the name of a known user"},
+	{"-user", "bad", 0, "'bad' is not the name of a known user"},
+	{"-user", "+nis", 0, "'+nis' is not the name of a known user"},
+	{"-user", "", 0, "The argument to -user should not be empty"},
+	{"-user", "12x", 0, "'12x' is not the name of a known user"},
+	{"-user", " 1", 0, "' 1' is not the name of a known user"},
+	{"-user", "+1", 0, "'+1' is not the name of a known user"},
+	{"-user", "-1", 0, "'-1' is not the name of a known user"},
+	{"-user", "0x10", 0, "'0x10' is not the name of a known user"},
+	{"-user", "2147483648", 0, "2147483648: Numerical result out of range"},
+	{"-user", "4294967295", 0, "4294967295: Numerical result out of range"},
+	{"-user", "9223372036854775807", 0, "9223372036854775807"},
+	{"-user", "99999999999999999999", 0, "99999999999999999999: Numerical result out of range"},
+	{"-group", "root", 0, ""},
+	{"-group", "wheel", 10, ""},
+	{"-group", "12", 99, ""},
+	{"-group", "13", 13, ""},
+	{"-group", "4242", 4242, ""},
+	{"-group", "nosuch", 0, "'nosuch' is not the name of an existing group"},
+	{"-group", "", 0, "argument to -group is empty, but should be a group name"},
+	{"-group", "12x", 0, "'12x' is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix 'x'"},
+	{"-group", "1a2", 0, "'1a2' is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix 'a2'"},
+	{"-group", "+1", 0, "'+1' is not the name of an existing group"},
+	{"-group", "-1", 0, "'-1' is not the name of an existing group"},
+	{"-group", "2147483648", 0, "2147483648: Numerical result out of range"},
+	{"-group", "99999999999999999999", 0, "99999999999999999999: Numerical result out of range"},
+}
+
+func TestOwnerParse(t *testing.T) {
+	withTestIDs(t)
+	for _, tt := range ownerTests {
+		t.Run(tt.op+" "+tt.arg, func(t *testing.T) {
+			if tt.err != "" {
+				_, err := Parse([]string{".", tt.op, tt.arg}, Config{Quote: output.StyleC.Quote})
+				if err == nil || err.Error() != tt.err {
+					t.Errorf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			n := parseOne(t, tt.op, tt.arg).(*ownerNode)
+			if n.id != tt.id || n.group != (tt.op == "-group") {
+				t.Errorf("id %d (group %v), want %d", n.id, n.group, tt.id)
+			}
+		})
+	}
+	for _, op := range []string{"-user", "-group"} {
+		if _, err := Parse([]string{".", op}, Config{}); err == nil || err.Error() != "missing argument to `"+op+"'" {
+			t.Errorf("%s without argument: %v", op, err)
+		}
+	}
+}
+
+func TestIDNumParse(t *testing.T) {
+	for _, op := range []string{"-uid", "-gid", "-links", "-inum"} {
+		for _, tt := range []struct{ arg, err string }{
+			{"5", ""}, {"+0", ""}, {"-1", ""}, {"007", ""},
+			{"x", "invalid argument `x' to `" + op + "'"},
+			{"", "invalid argument `' to `" + op + "'"},
+			{"1x", "invalid argument `1x' to `" + op + "'"},
+			{"--1", "invalid argument `--1' to `" + op + "'"},
+			{"+-1", "invalid argument `+-1' to `" + op + "'"},
+			{"99999999999999999999", "invalid argument `99999999999999999999' to `" + op + "'"},
+		} {
+			if tt.err == "" {
+				parseOne(t, op, tt.arg)
+				continue
+			}
+			if _, err := Parse([]string{".", op, tt.arg}, Config{}); err == nil || err.Error() != tt.err {
+				t.Errorf("%s %q: error %v, want %q", op, tt.arg, err, tt.err)
+			}
+		}
+		// Without an argument GNU complains about the primary itself.
+		want := "invalid argument `" + op + "' to `" + op + "'"
+		if _, err := Parse([]string{".", op}, Config{}); err == nil || err.Error() != want {
+			t.Errorf("%s without argument: %v, want %q", op, err, want)
+		}
+	}
+}
+
+func TestOwnerEval(t *testing.T) {
+	withTestIDs(t)
+	s := newTestState()
+	file := func(uid, gid uint32) *walker.Entry {
+		return walker.Synthetic("f", 1, walker.TypeRegular, &unix.Stat_t{Mode: reg | 0o644, Uid: uid, Gid: gid}, nil)
+	}
+	for _, tt := range []struct {
+		args     []string
+		uid, gid uint32
+		want     bool
+	}{
+		{[]string{"-user", "root"}, 0, 5, true},
+		{[]string{"-user", "root"}, 1, 0, false},
+		{[]string{"-user", "4242"}, 4242, 0, true},
+		{[]string{"-group", "wheel"}, 0, 10, true},
+		{[]string{"-group", "wheel"}, 10, 0, false},
+		{[]string{"-uid", "1000"}, 1000, 0, true},
+		{[]string{"-uid", "+999"}, 1000, 0, true},
+		{[]string{"-uid", "-1000"}, 1000, 0, false},
+		{[]string{"-uid", "-1"}, 0, 7, true},
+		{[]string{"-gid", "-1"}, 7, 0, true},
+		{[]string{"-gid", "+65533"}, 0, 65534, true},
+		{[]string{"-nouser"}, 0, 0, false},
+		{[]string{"-nouser"}, 4242, 0, true},
+		{[]string{"-nouser"}, 1001, 0, false}, // a second line for alice still names 1001
+		{[]string{"-nouser"}, 8, 0, false},
+		{[]string{"-nouser"}, 65534, 4242, false},
+		{[]string{"-nogroup"}, 4242, 65534, false},
+		{[]string{"-nogroup"}, 0, 4242, true},
+		{[]string{"-nogroup"}, 0, 1000, true}, // a user's gid need not be a group
+		{[]string{"-nogroup"}, 0, 99, false},
+	} {
+		n := parseOne(t, tt.args...)
+		if got := n.Eval(file(tt.uid, tt.gid), s); got != tt.want {
+			t.Errorf("%q on %d:%d = %v, want %v", tt.args, tt.uid, tt.gid, got, tt.want)
+		}
+	}
+}
+
+func TestLoadIDsMissing(t *testing.T) {
+	db := loadIDs(filepath.Join(t.TempDir(), "nosuch"), "/nonexistent/group")
+	if len(db.users)+len(db.uids)+len(db.groups)+len(db.gids) != 0 {
+		t.Errorf("missing files gave %+v", db)
+	}
+}
+
+func FuzzOwner(f *testing.F) {
+	for _, tt := range ownerTests {
+		f.Add(tt.op == "-group", tt.arg, "")
+	}
+	f.Add(false, "x", "x:y:12:13\n")
+	f.Add(true, "g", "g:x:9\n# c\n")
+	f.Fuzz(func(t *testing.T, group bool, arg, file string) {
+		// The database parser on arbitrary files.
+		for _, line := range strings.Split(file, "\n") {
+			if name, _, ok := parseIDLine([]byte(line)); ok && (name == "" || strings.Contains(name, ":")) {
+				t.Fatalf("parseIDLine(%q) gave the name %q", line, name)
+			}
+		}
+		op := "-user"
+		if group {
+			op = "-group"
+		}
+		cmd, err := Parse([]string{".", op, arg}, Config{})
+		if err != nil {
+			return
+		}
+		again, err := Parse(append([]string{"."}, cmd.Expr.Args()...), Config{})
+		if err != nil || *again.Expr.(*andNode).kids[0].(*ownerNode) != *cmd.Expr.(*andNode).kids[0].(*ownerNode) {
+			t.Fatalf("round trip of %s %q: %v", op, arg, err)
+		}
+	})
+}
