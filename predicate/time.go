@@ -1,0 +1,591 @@
+package predicate
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// The time tests: -atime -ctime -mtime N (days), -amin -cmin -mmin N
+// (minutes), -used N, -newer -anewer -cnewer FILE, -newerXY REF, and the
+// positional option -daystart.
+//
+// GNU find turns each argument into a reference timestamp at parse time
+// (parser.c get_relative_timestamp) and compares the file's timestamp
+// with it, nanoseconds included (pred.c pred_timewindow, compare_ts):
+//
+//	-mtime +N   mtime < origin - N days            ("more than N+1 days ago")
+//	-mtime -N   mtime > origin + 86399 s - N days  ("less than N days ago", +1 s)
+//	-mtime N    origin - N days < mtime <= origin - N days + 1 day
+//
+// where origin is the start time less a day, or with -daystart the start
+// of today (local time); so -mtime 0 is the last 24 hours, or today. The
+// minute tests measure from the start time (with -daystart: the end of
+// today) with a window of 60 s and no extra second. Arguments are read
+// with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
+
+func init() {
+	for _, op := range []string{"atime", "ctime", "mtime"} {
+		table[op] = entry{kindTest, parseTime}
+	}
+	for _, op := range []string{"amin", "cmin", "mmin"} {
+		table[op] = entry{kindTest, parseMin}
+	}
+	table["used"] = entry{kindTest, parseUsed}
+	for _, op := range []string{"newer", "anewer", "cnewer"} {
+		table[op] = entry{kindTest, parseNewer}
+	}
+	table["newerXY"] = entry{kindTest, parseNewerXY}
+	// -daystart acts through the parser: the time tests after it look
+	// for it in the token list (see curDayStart). GNU never undoes it.
+	table["daystart"] = entry{kindPositional, func(p *parser, op string) error { return nil }}
+}
+
+const daySecs = 86400
+
+
+// localTZ is the zone -daystart and -newerXt use: TZ, as time.Local
+// reads it. Tests swap it.
+var localTZ = time.Local
+
+// birthTimeSupported: GNU find 4.9 on Linux (as Debian builds it) knows
+// no birth time and rejects -newerXY with B. gfind reads it with
+// statx(2), which Linux has had since 4.11; set this to false to get
+// GNU's refusal instead.
+var birthTimeSupported = true
+
+// A timeField names a file timestamp: 'a', 'c', 'm' or 'B' (birth).
+type timeField = byte
+
+func statTime(st *unix.Stat_t, f timeField) tspec {
+	switch f {
+	case 'a':
+		return tspec{int64(st.Atim.Sec), int64(st.Atim.Nsec)}
+	case 'c':
+		return tspec{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}
+	}
+	return tspec{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}
+}
+
+// difftime is C's difftime for 64-bit time_t: the exact difference,
+// rounded once.
+func difftime(a, b int64) float64 {
+	d := a - b
+	if (b > 0 && d > a) || (b < 0 && d < a) {
+		return float64(a) - float64(b) // overflowed int64
+	}
+	return float64(d)
+}
+
+// tsDiff is GNU's ts_difference: a - b in seconds, as a double.
+func tsDiff(a, b tspec) float64 { return difftime(a.sec, b.sec) + 1e-9*float64(a.nsec-b.nsec) }
+
+// compareTS is GNU's compare_ts: -1, 0 or +1.
+func compareTS(a, b tspec) int {
+	if a == b {
+		return 0
+	}
+	if tsDiff(a, b) < 0 {
+		return -1
+	}
+	return 1
+}
+
+// timeWindow is GNU's pred_timewindow. kind is the comparison after
+// GNU's inversion: cmpGT is "after ref", cmpLT "before ref", and cmpEQ
+// "after ref by at most window seconds".
+func timeWindow(t, ref tspec, kind cmpKind, window float64) bool {
+	switch kind {
+	case cmpGT:
+		return compareTS(t, ref) > 0
+	case cmpLT:
+		return compareTS(t, ref) < 0
+	}
+	d := tsDiff(t, ref)
+	return d > 0 && d <= window
+}
+
+// timeNode is -atime, -ctime, -mtime (window 86400) and -amin, -cmin,
+// -mmin (window 60).
+type timeNode struct {
+	op, arg string
+	field   timeField
+	kind    cmpKind
+	ref     tspec
+	window  float64
+	prob    float64
+}
+
+func (n *timeNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	return timeWindow(statTime(st, n.field), n.ref, n.kind, n.window)
+}
+
+func (n *timeNode) Facts() Facts {
+	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+}
+
+func (n *timeNode) Args() []string { return []string{n.op, n.arg} }
+
+// usedNode is -used N: the file was last accessed N days after its
+// status last changed. GNU 4.8 fixed it into this shape (pred.c
+// pred_used): never true when the access is older than the change;
+// otherwise the window test on ctime - atime against -N days, which
+// makes -used N true for N-1 <= days < N, -used -N for days < N and
+// -used +N for days > N (checked with GNU find 4.9 on files whose atime
+// was set to ctime plus 0, 1 day, 1 day ± 1 ns, 2 days, -1 ns).
+type usedNode struct {
+	arg  string
+	kind cmpKind
+	ref  tspec
+	prob float64
+}
+
+func (n *usedNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	at, ct := statTime(st, 'a'), statTime(st, 'c')
+	if compareTS(at, ct) < 0 {
+		return false
+	}
+	d := tspec{ct.sec - at.sec, ct.nsec - at.nsec}
+	if d.nsec < 0 {
+		d.nsec += 1e9
+		d.sec--
+	}
+	return timeWindow(d, n.ref, n.kind, daySecs)
+}
+
+func (n *usedNode) Facts() Facts {
+	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+}
+
+func (n *usedNode) Args() []string { return []string{"-used", n.arg} }
+
+// newerNode is -newer, -anewer, -cnewer and -newerXY: true when the
+// file's timestamp x is later than ref (the reference file's
+// timestamp, or a date).
+type newerNode struct {
+	op, arg string
+	x       timeField
+	ref     tspec
+	prob    float64
+}
+
+func (n *newerNode) Eval(e *walker.Entry, s *State) bool {
+	st, ok := s.stat(e)
+	if !ok {
+		return false
+	}
+	t := statTime(st, n.x)
+	if n.x == 'B' {
+		if t, ok = birthTimeOf(e, s, st); !ok {
+			return false
+		}
+	}
+	return compareTS(t, n.ref) > 0
+}
+
+func (n *newerNode) Facts() Facts {
+	f := Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	if n.x == 'B' {
+		f.Cost += costStat
+	}
+	return f
+}
+
+func (n *newerNode) Args() []string { return []string{n.op, n.arg} }
+
+// birthTimeOf returns e's birth time, following a final symbolic link
+// when the status the tests see did. A file system that keeps none gets
+// GNU's warning (pred.c pred_newerXY) and the test is false.
+func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
+	follow := (s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)) &&
+		st.Mode&unix.S_IFMT != unix.S_IFLNK
+	bt, has, err := birthTimeAt(e, follow)
+	if err != nil {
+		s.reportStat(e, err)
+		return tspec{}, false
+	}
+	if !has {
+		s.Diag.Notef("WARNING: cannot determine birth time of file %s", s.Diag.Quote(string(e.Path)))
+		return tspec{}, false
+	}
+	return bt, true
+}
+
+// Probabilities, from GNU's parser.c estimate_file_age_success_rate.
+func fileAgeProb(days float32) float64 {
+	switch {
+	case days < 0.1:
+		return 0.01 // "1% of files have timestamps in the future"
+	case days < 1:
+		return 0.3 // "30% of files have timestamps today"
+	case days > 100:
+		return 0.3 // "30% of files are very old"
+	}
+	return 0.39 // "39% of files are between 1 and 100 days old"
+}
+
+// timestampProb is GNU's estimate_timestamp_success_rate: by whole days
+// between the start of "today" and when (C integer arithmetic).
+func (p *parser) timestampProb(when int64) float64 {
+	return fileAgeProb(float32(int32((p.curDayStart().sec - when) / daySecs)))
+}
+
+// daystart reports whether -daystart came earlier on the command line.
+func (p *parser) daystart() bool {
+	for _, t := range p.toks {
+		if c, ok := t.node.(*constNode); ok && len(c.args) == 1 && c.args[0] == "-daystart" {
+			return true
+		}
+	}
+	return false
+}
+
+// curDayStart is GNU's options.cur_day_start where the parser stands:
+// the start time less a day, or after -daystart the start of today in
+// local time (parse_daystart: the start time less the local time of day,
+// nanoseconds dropped).
+func (p *parser) curDayStart() tspec {
+	now := p.cfg.Now
+	if !p.daystart() {
+		return tspec{now.Unix() - daySecs, int64(now.Nanosecond())}
+	}
+	sec := now.Unix()
+	lt := time.Unix(sec, 0).In(localTZ)
+	return tspec{sec - int64(lt.Hour()*3600+lt.Minute()*60+lt.Second()), 0}
+}
+
+// relResult says how relativeTimestamp went.
+type relResult int
+
+const (
+	relOK relResult = iota
+	relInvalid
+	relOverflow
+)
+
+// relativeTimestamp is GNU's get_relative_timestamp: arg is [+-]NUMBER
+// in units of perUnit seconds before origin. It returns the comparison
+// (inverted: "+N units ago" means "before the reference"), the
+// reference time, and the number's text for the overflow message. Its
+// double arithmetic is C's, down to the x86 conversion of a huge double
+// to time_t.
+func relativeTimestamp(arg string, origin tspec, perUnit float64) (cmpKind, tspec, string, relResult) {
+	kind, num := cmpEQ, arg
+	switch {
+	case strings.HasPrefix(arg, "+"):
+		kind, num = cmpLT, arg[1:]
+	case strings.HasPrefix(arg, "-"):
+		kind, num = cmpGT, arg[1:]
+	}
+	offset, ok := cStrtod(num)
+	if !ok || math.IsNaN(offset) {
+		// GNU find dies on an assertion for NaN; an error is kinder.
+		return kind, tspec{}, num, relInvalid
+	}
+	product := offset * perUnit
+	var whole, frac float64
+	if math.IsInf(product, 0) {
+		whole, frac = product, math.Copysign(0, product) // C's modf
+	} else {
+		whole, frac = math.Modf(product)
+	}
+	nanosec := frac * 1e9
+	ref := tspec{sec: cvtTimeT(float64(origin.sec) - whole)}
+	if (origin.sec < ref.sec) != (whole < 0) {
+		return kind, tspec{}, num, relOverflow
+	}
+	ref.nsec = int64(float64(origin.nsec) - nanosec)
+	if float64(origin.nsec) < nanosec {
+		ref.nsec += 1e9
+		ref.sec--
+	}
+	return kind, ref, num, relOK
+}
+
+// cvtTimeT converts a double to time_t as x86-64's cvttsd2si does: NaN
+// and out-of-range values become the minimum.
+func cvtTimeT(f float64) int64 {
+	if f != f || f >= 0x1p63 || f < -0x1p63 {
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+// cStrtod is strtod(3) in the C locale as gnulib's xstrtod uses it: the
+// whole string must be a number, leading white space and a sign
+// allowed, decimal or hexadecimal, or inf, infinity, nan, nan(chars).
+// Overflow is an error, and so is a result that underflows to a
+// subnormal value it cannot hold exactly (glibc sets ERANGE then);
+// underflow to zero is not.
+func cStrtod(s string) (float64, bool) {
+	i := 0
+	for i < len(s) && cIsSpace(s[i]) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	r := s[i:]
+	var v float64
+	switch {
+	case cHasPrefixFold(r, "inf"):
+		if !strings.EqualFold(r, "inf") && !strings.EqualFold(r, "infinity") {
+			return 0, false
+		}
+		v = math.Inf(1)
+	case cHasPrefixFold(r, "nan"):
+		if len(r) > 3 {
+			body, ok := strings.CutPrefix(r[3:], "(")
+			if !ok || !strings.HasSuffix(body, ")") ||
+				strings.TrimFunc(body[:len(body)-1], func(c rune) bool { return c < 128 && (cIsAlpha(byte(c)) || cIsDigit(byte(c)) || c == '_') }) != "" {
+				return 0, false
+			}
+		}
+		v = math.NaN()
+	default:
+		num, hex, ok := scanCNumber(r)
+		if !ok || len(num) != len(r) {
+			return 0, false
+		}
+		goNum := num
+		if hex && !strings.ContainsAny(num, "pP") {
+			goNum += "p0" // Go wants the binary exponent
+		}
+		f, err := strconv.ParseFloat(goNum, 64)
+		if err != nil {
+			return 0, false // overflow (ERANGE), or a syntax Go refuses
+		}
+		if f != 0 && f < 0x1p-1022 {
+			exact, ok := new(big.Rat).SetString(goNum)
+			if !ok || exact.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
+				return 0, false
+			}
+		}
+		v = f
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func cHasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func cIsXDigit(c byte) bool { return cIsDigit(c) || ((c|0x20) >= 'a' && (c|0x20) <= 'f') }
+
+// scanCNumber returns the longest prefix of s that strtod reads as an
+// unsigned decimal or hexadecimal floating-point number.
+func scanCNumber(s string) (string, bool, bool) {
+	at := func(i int) byte {
+		if i < len(s) {
+			return s[i]
+		}
+		return 0
+	}
+	digits := func(i int, ok func(byte) bool) int {
+		for ok(at(i)) {
+			i++
+		}
+		return i
+	}
+	if at(0) == '0' && (at(1)|0x20) == 'x' && (cIsXDigit(at(2)) || (at(2) == '.' && cIsXDigit(at(3)))) {
+		i := digits(2, cIsXDigit)
+		if at(i) == '.' {
+			i = digits(i+1, cIsXDigit)
+		}
+		if (at(i) | 0x20) == 'p' {
+			j := i + 1
+			if at(j) == '+' || at(j) == '-' {
+				j++
+			}
+			if cIsDigit(at(j)) {
+				i = digits(j, cIsDigit)
+			}
+		}
+		return s[:i], true, true
+	}
+	i := digits(0, cIsDigit)
+	n := i
+	if at(i) == '.' {
+		j := digits(i+1, cIsDigit)
+		n += j - i - 1
+		i = j
+	}
+	if n == 0 {
+		return "", false, false
+	}
+	if (at(i) | 0x20) == 'e' {
+		j := i + 1
+		if at(j) == '+' || at(j) == '-' {
+			j++
+		}
+		if cIsDigit(at(j)) {
+			i = digits(j, cIsDigit)
+		}
+	}
+	return s[:i], false, true
+}
+
+// parseTime parses -atime, -ctime, -mtime N (GNU's parse_time).
+func parseTime(p *parser, op string) error {
+	arg, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	origin := p.curDayStart()
+	if strings.HasPrefix(arg, "-") {
+		// "-N" counts from the end of the day, less a second.
+		origin.sec += daySecs - 1
+	}
+	return p.pushTime(op, arg, origin, daySecs, "days")
+}
+
+// parseMin parses -amin, -cmin, -mmin N (GNU's do_parse_xmin).
+func parseMin(p *parser, op string) error {
+	arg, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	origin := p.curDayStart()
+	origin.sec += daySecs
+	return p.pushTime(op, arg, origin, 60, "minutes")
+}
+
+func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units string) error {
+	kind, ref, num, res := relativeTimestamp(arg, origin, perUnit)
+	switch res {
+	case relInvalid:
+		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	case relOverflow:
+		return p.errorf("arithmetic overflow while converting %s %s to a number of seconds", num, units)
+	}
+	p.push(&timeNode{op: op, arg: arg, field: op[1], kind: kind, ref: ref, window: perUnit,
+		prob: p.timestampProb(ref.sec)})
+	return nil
+}
+
+// parseUsed parses -used N, relative to 0 as GNU's parse_used does.
+func parseUsed(p *parser, op string) error {
+	arg, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	kind, ref, num, res := relativeTimestamp(arg, tspec{}, daySecs)
+	switch res {
+	case relInvalid:
+		return p.errorf("Invalid argument %s to -used", arg)
+	case relOverflow:
+		return p.errorf("arithmetic overflow while converting %s days to a number of seconds", num)
+	}
+	p.push(&usedNode{arg: arg, kind: kind, ref: ref, prob: fileAgeProb(float32(ref.sec / daySecs))})
+	return nil
+}
+
+// parseNewer parses -newer, -anewer and -cnewer FILE: the file's
+// modification time is the reference for the entry's mtime, atime or
+// ctime.
+func parseNewer(p *parser, op string) error {
+	arg, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	st, err := p.statRef(arg)
+	if err != nil {
+		return err
+	}
+	x := byte('m')
+	if op != "-newer" {
+		x = op[1]
+	}
+	ref := statTime(st, 'm')
+	p.push(&newerNode{op: op, arg: arg, x: x, ref: ref, prob: p.timestampProb(ref.sec)})
+	return nil
+}
+
+// parseNewerXY parses -newerXY REF (GNU's parse_newerXY): X is the
+// entry's timestamp, Y the reference's, or t for a date.
+func parseNewerXY(p *parser, op string) error {
+	x, y := op[6], op[7]
+	if !birthTimeSupported && (x == 'B' || y == 'B') {
+		return &ParseError{Msg: "This system does not provide a way to find the birth time of a file.",
+			Hint: fmt.Sprintf("invalid predicate `%s'", op)}
+	}
+	const valid = "aBcmt"
+	if x == 't' || strings.IndexByte(valid, x) < 0 || strings.IndexByte(valid, y) < 0 {
+		return p.errorf("invalid predicate `%s'", op)
+	}
+	if p.i >= len(p.args) {
+		return p.errorf("The %s test needs an argument", p.quote(op))
+	}
+	arg := p.args[p.i]
+	p.i++
+	var ref tspec
+	switch y {
+	case 't':
+		var ok bool
+		if ref, ok = parseDatetime(arg, p.cfg.Now, localTZ); !ok {
+			return p.errorf("I cannot figure out how to interpret %s as a date or time", p.quote(arg))
+		}
+	case 'B':
+		st, err := p.statRef(arg)
+		if err != nil {
+			return err
+		}
+		follow := p.walk.Follow != walker.FollowNever && st.Mode&unix.S_IFMT != unix.S_IFLNK
+		bt, has, err := birthTimePath(arg, follow)
+		if err != nil {
+			return p.errorf("%s: %s", p.quote(arg), output.Strerror(err))
+		}
+		if !has {
+			return p.errorf("Cannot obtain birth time of file %s", p.quote(arg))
+		}
+		ref = bt
+	default:
+		st, err := p.statRef(arg)
+		if err != nil {
+			return err
+		}
+		ref = statTime(st, y)
+	}
+	p.push(&newerNode{op: op, arg: arg, x: x, ref: ref, prob: p.timestampProb(ref.sec)})
+	return nil
+}
+
+// statRef stats a reference file at parse time as GNU's options.xstat
+// does with the symbolic link mode in force at this point of the command
+// line: the link itself under -P; what it points to under -H (GNU counts
+// a reference file as a command line argument) and -L or after -follow,
+// falling back to the link itself when it dangles. A failure is GNU's
+// fatal "'FILE': No such file or directory".
+func (p *parser) statRef(name string) (*unix.Stat_t, error) {
+	var st unix.Stat_t
+	var err error
+	if p.walk.Follow == walker.FollowNever {
+		err = unix.Lstat(name, &st)
+	} else if err = unix.Stat(name, &st); err == unix.ENOENT || err == unix.ENOTDIR {
+		err = unix.Lstat(name, &st)
+	}
+	if err != nil {
+		return nil, p.errorf("%s: %s", p.quote(name), output.Strerror(err))
+	}
+	return &st, nil
+}
