@@ -50,7 +50,6 @@ func init() {
 
 const daySecs = 86400
 
-
 // localTZ is the zone -daystart and -newerXt use: TZ, as time.Local
 // reads it. Tests swap it.
 var localTZ = time.Local
