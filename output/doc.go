@@ -26,4 +26,8 @@
 //
 // Style also decides what a terminal sees: like GNU find, -print to a
 // tty shows unprintable characters as '?'.
+//
+// Format is a -printf format compiled once at parse time (format.go):
+// its directives are expanded with glibc's printf rules (cprintf.go) and
+// the C locale's strftime (strftime.go) straight into a Buffer.
 package output

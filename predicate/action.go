@@ -33,10 +33,13 @@ func (pruneNode) Args() []string { return []string{"-prune"} }
 
 // quitNode is -quit: stop the whole walk now. What this worker printed
 // before is flushed first; nothing is printed after it, by any worker.
+// Then this worker's pending -exec ... + batches run, as GNU's cleanup
+// does (other workers' run at the end, in Command.Close).
 type quitNode struct{}
 
 func (quitNode) Eval(e *walker.Entry, s *State) bool {
 	s.Out.FlushAndStop()
+	s.runPending()
 	return true
 }
 

@@ -57,6 +57,8 @@ type State struct {
 	// been reported, so that it is reported once however many tests
 	// need the status (GNU's already_issued_stat_error_msg).
 	statReported bool
+	exec         *execState       // this worker's -exec ... + batches (exec.go)
+	files        []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
 }
 
 // NewState returns the state for one worker of cmd writing through sink.
@@ -103,6 +105,9 @@ func (s *State) Stopped() bool { return s.sink.Stopped() }
 // next: Prune when -prune was true on a directory, Stop after -quit.
 func (s *State) Visit(expr Node, e *walker.Entry) walker.Action {
 	s.prune, s.statReported = false, false
+	if s.exec != nil && len(s.exec.dir) > 0 {
+		s.exec.beforeVisit(e, s)
+	}
 	expr.Eval(e, s)
 	switch {
 	case s.sink.Stopped():

@@ -109,6 +109,9 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err := p.buildList(); err != nil {
 		return nil, err
 	}
+	if err := p.checkDelete(); err != nil {
+		return nil, err
+	}
 	expr, err := p.buildTree()
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package walker
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -54,6 +56,9 @@ type dir struct {
 	want int32
 	pins int32
 	gen  uint32 // bumped by each reopen, so a reader knows to seek
+	// lastUse is the fds.tick of the last pin, for least-recently-used
+	// eviction.
+	lastUse uint64
 	// lost is set when an evicted descriptor could not be reopened
 	// (serial mode): the rest of the directory is skipped.
 	lost bool
@@ -88,25 +93,33 @@ func (d *dir) path() string {
 	return string(b)
 }
 
-// setName sets d's name and path geometry for a child of parent.
+// setName sets d's name (copied) and path geometry, for a child of
+// parent or (parent nil) a root.
 func (d *dir) setName(parent *dir, name []byte) {
-	d.parent = parent
 	d.name = append(append(d.name[:0], name...), 0)
+	d.setPath(parent)
+}
+
+// setPath sets d's path geometry from its name, for a child of parent or
+// (parent nil) a root.
+func (d *dir) setPath(parent *dir) {
+	d.parent = parent
+	n := len(d.name) - 1
 	if parent == nil {
 		d.depth = 0
 		d.nameOff = 0
-		d.pathLen = len(name)
-		d.childOff = d.pathLen + 1
-		if d.pathLen > 0 && name[d.pathLen-1] == '/' {
-			d.childOff = d.pathLen
+		d.pathLen = n
+		d.childOff = n + 1
+		if n > 0 && d.name[n-1] == '/' {
+			d.childOff = n
 		}
-	} else {
-		d.depth = parent.depth + 1
-		d.nameOff = parent.childOff
-		d.pathLen = d.nameOff + len(name)
-		d.childOff = d.pathLen + 1
-		d.rootDev = parent.rootDev
+		return
 	}
+	d.depth = parent.depth + 1
+	d.nameOff = parent.childOff
+	d.pathLen = d.nameOff + n
+	d.childOff = d.pathLen + 1
+	d.rootDev = parent.rootDev
 }
 
 // fds is the descriptor budget of one walk.
@@ -120,26 +133,33 @@ func (d *dir) setName(parent *dir, name []byte) {
 // holds a chain of pins, which the reserve covers.
 type fds struct {
 	open      atomic.Int32
-	evictions atomic.Int32 // how many descriptors were evicted (saturating)
-	limit     int32        // evict when open reaches this
-	target    int32        // evict down to this
+	evictions atomic.Int32  // how many descriptors were evicted (saturating)
+	tick      atomic.Uint64 // clock for dir.lastUse
+	limit     int32         // evict when open reaches this
+	target    int32         // evict down to this
 }
 
-func newFDs(workers int) *fds {
+// newFDs sets the budget for a walk asking for workers goroutines, and
+// says how many of them the budget can feed.
+//
+// A worker goes over the budget by up to three descriptors of its own
+// (the directory it reads, a parent pinned while a child is opened or a
+// post-order visit runs, the child), since makeRoom can only evict what is
+// not pinned: the budget leaves that much per worker, and a worker count
+// the descriptor limit cannot feed is lowered rather than left to evict
+// each other's descriptors all day.
+func newFDs(workers int) (*fds, int) {
 	n := nofileLimit()
-	// Reserve: stdin/out/err, the caller's files, and per worker the
-	// descriptors pinned while opening a child or reopening a parent.
-	limit := n - 8 - n/8 - 2*workers
-	if limit > 4096 {
-		// More open directories than this buys nothing: a LIFO walk of
-		// real trees rarely needs a tenth of it.
-		limit = 4096
-	}
-	if limit < 4 {
-		limit = 4
-	}
-	f := &fds{limit: int32(limit), target: int32(limit * 3 / 4)}
-	return f
+	// Reserve for stdin/out/err, the Go runtime, and the caller's own
+	// files (-fprint, -exec pipes).
+	avail := n - 8 - n/8
+	workers = max(1, min(workers, avail/6))
+	limit := avail - 3*workers
+	// More open directories than this buys nothing: a LIFO walk of real
+	// trees rarely needs a tenth of it.
+	limit = min(limit, 4096)
+	limit = max(limit, 3)
+	return &fds{limit: int32(limit), target: int32(limit * 3 / 4)}, workers
 }
 
 // errChanged reports a directory that was replaced while its descriptor
@@ -157,6 +177,7 @@ func (w *walk) pin(d *dir) (int, error) {
 		}
 	}
 	d.pins++
+	d.lastUse = w.fds.tick.Add(1)
 	return d.fd, nil
 }
 
@@ -251,7 +272,7 @@ func (w *walk) reopen(d *dir) error {
 	w.fds.open.Add(1)
 	// A reopen that went down several evicted levels must not keep one
 	// descriptor per level.
-	var scratch []*dir
+	var scratch []candidate
 	w.makeRoom(d, &scratch, false)
 	return nil
 }
@@ -282,11 +303,14 @@ func (w *walk) evict(d *dir) {
 	d.mu.Unlock()
 }
 
-// makeRoom evicts descriptors of from's ancestors (not from itself, which
-// the caller is about to use), farthest first, when the budget is spent,
-// down to the target; with force, down to nothing. scratch is the
-// caller's reusable slice.
-func (w *walk) makeRoom(from *dir, scratch *[]*dir, force bool) {
+// makeRoom evicts the least recently used unpinned descriptors among
+// from's ancestors (not from itself, which the caller is about to use)
+// when the budget is spent, down to the target; with force, down to
+// nothing. Least recently used rather than farthest: in a parallel walk
+// the shallow ancestors of one worker's deep chain are where thieves
+// work, and evicting them would make every thief reopen its chain from
+// the root.
+func (w *walk) makeRoom(from *dir, scratch *[]candidate, force bool) {
 	target := w.fds.target
 	if force {
 		target = 0
@@ -296,21 +320,32 @@ func (w *walk) makeRoom(from *dir, scratch *[]*dir, force bool) {
 	s := (*scratch)[:0]
 	if from != nil {
 		for x := from.parent; x != nil; x = x.parent {
-			s = append(s, x)
+			x.mu.Lock()
+			if x.fd >= 0 && x.pins == 0 {
+				s = append(s, candidate{x, x.lastUse})
+			}
+			x.mu.Unlock()
 		}
 	}
-	for i := len(s) - 1; i >= 0 && w.fds.open.Load() > target; i-- {
-		w.evict(s[i])
+	slices.SortFunc(s, func(a, b candidate) int { return cmp.Compare(a.lastUse, b.lastUse) })
+	for i := 0; i < len(s) && w.fds.open.Load() > target; i++ {
+		w.evict(s[i].d)
 	}
 	clear(s)
 	*scratch = s[:0]
+}
+
+// candidate is a descriptor that makeRoom may evict.
+type candidate struct {
+	d       *dir
+	lastUse uint64
 }
 
 // openChild opens d relative to its parent (or the working directory for
 // a root) and leaves it open with one want and one pin, for its reader.
 // With dropParent, the parent's want for d is given up (pre-order: d no
 // longer needs its parent once open).
-func (w *walk) openChild(d *dir, scratch *[]*dir, dropParent bool) error {
+func (w *walk) openChild(d *dir, scratch *[]candidate, dropParent bool) error {
 	w.makeRoom(d.parent, scratch, false)
 	pfd := unix.AT_FDCWD
 	if d.parent != nil {
@@ -340,6 +375,7 @@ func (w *walk) openChild(d *dir, scratch *[]*dir, dropParent bool) error {
 	d.fd = fd
 	d.want = 1
 	d.pins = 1
+	d.lastUse = w.fds.tick.Add(1)
 	d.mu.Unlock()
 	return nil
 }

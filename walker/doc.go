@@ -1,7 +1,7 @@
 // Package walker reads directory trees in parallel and hands each file to
 // a visit function.
 //
-// A pool of worker goroutines takes directories from a LIFO work stack,
+// A pool of worker goroutines takes directories from LIFO work stacks,
 // reads each one with getdents64 through a single open descriptor, and
 // calls the visit function for every entry while that descriptor is still
 // open, so that a later fstatat(2) on the entry costs no path lookup.
@@ -12,9 +12,56 @@
 // itself calls stat only when d_type is DT_UNKNOWN or when the options
 // demand it (-L, -H roots, -xdev).
 //
-// With one worker the walk is a plain recursive depth-first walk in
-// readdir order, which reproduces GNU find's output order exactly.
+// With one worker the walk is a plain recursive depth-first walk that
+// reproduces GNU find's output order exactly, including gnulib fts's
+// batches: a directory is read 100,000 records at a time, and a batch of
+// more than 10,000 is visited in inode order unless the file system is
+// tmpfs, NFS or CIFS (always under -L, where fts cannot tell).
 //
 // The walker prints nothing. Errors reach the caller as Entries whose Err
 // is set, and the caller decides how to report them.
+//
+// # Parallel walk
+//
+// Each worker owns a stack of directory items and pops the newest (depth
+// first); an idle worker steals the oldest item of another stack (the
+// biggest subtree) or sleeps on a condition variable. A worker wakes
+// sleepers only when it has more than one item to share. The walk ends
+// when the count of pending items (queued or being read) drops to zero;
+// nothing polls. Under PostOrder every directory item counts its
+// unfinished children and is visited by whichever worker finishes the
+// last of them. See parallel_linux.go.
+//
+// # Descriptors
+//
+// A directory's descriptor stays open while queued children still have
+// to be opened from it (and, under PostOrder, until its children's
+// post-order visits, which run relative to it). Items are reference
+// counted for that. The number of open directories is budgeted from
+// RLIMIT_NOFILE; over the budget, the least recently used descriptors of
+// the current directory's ancestors are closed, and reopened on demand
+// from the nearest open ancestor by name (openat, O_NOFOLLOW) or from a
+// child by "..", checked against the device and inode recorded when they
+// were closed. A 2,000-level tree walks under `ulimit -n 32`. The number
+// of workers is lowered when the budget cannot feed them. See
+// dir_linux.go.
+//
+// # System calls and the scheduler
+//
+// When every P is busy, a system call that lasts more than about 20µs
+// makes the runtime hand the P to another thread. The walker uses
+// ordinary (not raw) system calls, so that a call blocked on NFS or FUSE
+// never stalls the garbage collector, and instead raises GOMAXPROCS to
+// workers+1 for the length of a parallel walk: with one P idle, sysmon
+// leaves calls shorter than 10ms alone. See sys_linux.go.
+//
+// # Loops
+//
+// Under -L, a symbolic link to an ancestor is reported as a *LoopError
+// and not visited. Without -L, a bind mount of an ancestor is noticed at
+// no cost for other directories: the d_ino of a directory's "." record
+// differs from the one its parent listed only at a mount point, and only
+// then is the directory stat'ed and compared with its ancestors. Unlike
+// fts, which stats every directory first, such a directory is visited
+// once in pre-order before the loop is reported (not in post-order).
 package walker

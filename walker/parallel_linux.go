@@ -55,12 +55,14 @@ type worker struct {
 
 	dbuf  []byte // getdents64 buffer
 	batch []*dir // children of the current chunk, before pushing
+	names []byte // arena for the items' names
 }
 
-func runParallel(w *walk, roots []string) {
+// runParallel walks with n workers (n <= w.opt.Workers: the descriptor
+// budget may allow fewer).
+func runParallel(w *walk, roots []string, n int) {
 	p := &pool{w: w}
 	p.cond.L = &p.mu
-	n := w.opt.Workers
 	p.workers = make([]*worker, n)
 	for i := range p.workers {
 		k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
@@ -320,8 +322,10 @@ func (k *worker) readDir(d *dir) {
 			pushed = true
 		}
 		if err != nil {
-			k.setDirEntry(d, -1)
-			k.report("readdirent", err)
+			if err != unix.ENOENT || !w.opt.IgnoreReaddirRace {
+				k.setDirEntry(d, -1)
+				k.report("readdirent", err)
+			}
 			return
 		}
 		if n == 0 {
@@ -355,7 +359,7 @@ func (k *worker) readDir(d *dir) {
 			}
 			descend, c := k.entry(d, fd, &de)
 			if descend {
-				k.batch = append(k.batch, newChild(d, de.name, c, follow))
+				k.batch = append(k.batch, k.newChild(d, de.name, c, follow))
 			}
 		}
 	}
@@ -383,4 +387,23 @@ func (k *worker) pushBatch(d *dir, more bool) {
 	p.pending.Add(int64(n))
 	k.push(k.batch, more)
 	k.dropBatch()
+}
+
+// newChild makes the directory item for the Entry's file, a child of d.
+func (k *worker) newChild(d *dir, name []byte, c child, follow bool) *dir {
+	// Names are cut from a shared chunk: one allocation per directory
+	// (the item) rather than two.
+	n := len(name) + 1
+	if len(k.names)+n > cap(k.names) {
+		k.names = make([]byte, 0, max(16<<10, n))
+	}
+	start := len(k.names)
+	k.names = append(append(k.names, name...), 0)
+	x := &dir{fd: -1, name: k.names[start : start+n : start+n]}
+	x.setPath(d)
+	x.typ = TypeDir
+	x.follow = follow
+	x.linkFollowed = c.linkFollowed
+	x.id, x.idExact = c.id, c.exact
+	return x
 }

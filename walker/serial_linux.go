@@ -230,7 +230,7 @@ func (s *serial) readDir(d *dir) {
 			}
 		}
 	}
-	if readErr != nil && !w.stop.Load() {
+	if readErr != nil && !w.stop.Load() && (readErr != unix.ENOENT || !w.opt.IgnoreReaddirRace) {
 		s.setDirEntry(d, -1)
 		s.report("readdirent", readErr)
 	}

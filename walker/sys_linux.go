@@ -33,20 +33,6 @@ func syscall6(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, unix.Errno) {
 	return r, errno
 }
 
-// retry repeats a call interrupted by a signal: Go installs its handlers
-// with SA_RESTART, but some file systems (NFS, FUSE) still return EINTR.
-func retry(f func() (uintptr, unix.Errno)) (uintptr, error) {
-	for {
-		r, errno := f()
-		if errno == 0 {
-			return r, nil
-		}
-		if errno != unix.EINTR {
-			return r, errno
-		}
-	}
-}
-
 // openDir opens the directory name (NUL-terminated) relative to dirfd.
 // Without follow it refuses a symbolic link (O_NOFOLLOW), so that a
 // directory swapped for a link between the read and the open is not
@@ -68,6 +54,9 @@ func openDir(dirfd int, name *byte, follow bool) (int, error) {
 }
 
 // getdents reads directory records into buf. It returns 0 at the end.
+// EINTR is retried here and in the other calls: Go installs its signal
+// handlers with SA_RESTART, but some file systems (NFS, FUSE) still
+// return it.
 func getdents(fd int, buf []byte) (int, error) {
 	for {
 		r, errno := syscall6(unix.SYS_GETDENTS64, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(buf))), uintptr(len(buf)), 0, 0, 0)

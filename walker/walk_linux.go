@@ -3,6 +3,7 @@ package walker
 import (
 	"io/fs"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -20,7 +21,9 @@ func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walk{opt: opt, visit: visit, fds: newFDs(opt.Workers)}
+	w := &walk{opt: opt, visit: visit}
+	var workers int
+	w.fds, workers = newFDs(opt.Workers)
 	if opt.Workers == 1 {
 		s := newSerial(w)
 		for _, r := range roots {
@@ -31,20 +34,38 @@ func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
 		}
 		return nil
 	}
-	defer spareP(opt.Workers)()
-	runParallel(w, roots)
+	defer spareP(workers)()
+	runParallel(w, roots, workers)
 	return nil
 }
 
 // spareP makes sure one P is left over for the workers' system calls (see
-// sys_linux.go) and returns the function that restores GOMAXPROCS.
+// sys_linux.go) and returns the function that puts GOMAXPROCS back. Walks
+// may overlap (tests do): the first one in records the setting, the last
+// one out restores it.
 func spareP(workers int) func() {
-	prev := runtime.GOMAXPROCS(0)
-	if prev > workers {
-		return func() {}
+	procs.Lock()
+	defer procs.Unlock()
+	if procs.active == 0 {
+		procs.orig = runtime.GOMAXPROCS(0)
 	}
-	runtime.GOMAXPROCS(workers + 1)
-	return func() { runtime.GOMAXPROCS(prev) }
+	procs.active++
+	if runtime.GOMAXPROCS(0) <= workers {
+		runtime.GOMAXPROCS(workers + 1)
+	}
+	return func() {
+		procs.Lock()
+		defer procs.Unlock()
+		if procs.active--; procs.active == 0 && runtime.GOMAXPROCS(0) != procs.orig {
+			runtime.GOMAXPROCS(procs.orig)
+		}
+	}
+}
+
+var procs struct {
+	sync.Mutex
+	active int // walks running
+	orig   int // GOMAXPROCS before the first of them
 }
 
 // wstate is one worker's reusable state: its Entry, the path buffer the
@@ -53,7 +74,7 @@ type wstate struct {
 	w       *walk
 	e       Entry
 	pb      pathBuf
-	scratch []*dir
+	scratch []candidate
 }
 
 func (s *wstate) init(w *walk, id int) {
@@ -374,15 +395,4 @@ func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
 		}
 	}
 	return true
-}
-
-// newChild makes the directory item for the Entry's file, a child of d.
-func newChild(d *dir, name []byte, c child, follow bool) *dir {
-	n := &dir{fd: -1}
-	n.setName(d, name)
-	n.typ = TypeDir
-	n.follow = follow
-	n.linkFollowed = c.linkFollowed
-	n.id, n.idExact = c.id, c.exact
-	return n
 }

@@ -88,6 +88,7 @@ func run(args []string) int {
 	for _, s := range states {
 		s.Done()
 	}
+	cmd.Close() // pending -exec ... + batches; errors are reported
 	sink.Close()
 	if err != nil {
 		diag.Errorf("%s", err)

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package output
+
+import (
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// selinuxContext: only Linux has SELinux.
+func selinuxContext(e *walker.Entry, follow bool) (string, error) {
+	return "", unix.ENOTSUP
+}

@@ -1,0 +1,707 @@
+package predicate
+
+// -exec, -execdir, -ok and -okdir.
+//
+// Children run without a shell, one at a time for the whole process
+// (execMu), as in GNU find, where evaluation is serial. What gfind
+// guarantees about the order of its output and a child's:
+//
+//   - Everything the worker that starts a child printed before (its
+//     Buffer) is written before the child starts, as GNU's
+//     fflush(stdout) does.
+//   - While a child runs, no worker writes a record to standard output
+//     and no diagnostic is written (the Sink's and the Diag's locks are
+//     held, output/hold.go), so the child's output is never split by, or
+//     splits, one of ours: `-print -exec echo X {} \;` prints each
+//     "X path" line right after its "path" line, in every mode.
+//   - With one worker (-j1) the order is exactly GNU's.
+//
+// Records that another worker buffered before this child started may
+// come after the child's output: in a parallel walk no order between
+// workers is defined. A -exec ... + batch is kept per worker, so that
+// every record its worker printed before adding a path to the batch is
+// written before the batch's child runs.
+//
+// Batch sizes: a batch holds as much as the kernel takes (argRoom: a
+// quarter of the stack limit, 2 MiB by default, less the environment
+// and 2048 bytes), like bfs; GNU find stops at 128 KiB. Measured on
+// 60,000 files named "w60/.../f000000" (53 bytes each with the NUL,
+// 3.18 MB in all), with an 8 MiB stack limit: GNU find 4.9 starts 25
+// children of 2,472 files, gfind (-j1 or parallel) 2 of 34,247 and
+// 25,753, bfs 2.6.1 2 of 34,246 and 25,754.
+
+import (
+	"bufio"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+func init() {
+	table["exec"] = entry{kindAction, parseExec}
+	table["execdir"] = entry{kindAction, parseExec}
+	table["ok"] = entry{kindAction, parseExec}
+	table["okdir"] = entry{kindAction, parseExec}
+}
+
+// The kernel's limits on a new program's arguments (fs/exec.c,
+// include/uapi/linux/binfmts.h).
+const (
+	// maxArgStrlen is MAX_ARG_STRLEN: one argument, with its NUL.
+	maxArgStrlen = 32 * 4096
+	// legacyArgMax is what the kernel allows for the arguments and the
+	// environment together however small the stack limit (ARG_MAX).
+	legacyArgMax = 32 * 4096
+	// kernelArgCap is the most it allows however large the stack limit:
+	// three quarters of _STK_LIM (8 MiB).
+	kernelArgCap = 8 << 20 / 4 * 3
+	// execHeadroom is what GNU (and POSIX xargs) leave for the child to
+	// add to its environment before it runs something else.
+	execHeadroom = 2048
+	// ptrSize is the size of one argv or envp pointer, which the kernel
+	// counts against the same limit as the strings.
+	ptrSize = strconv.IntSize / 8
+	// pathRoom is set aside in every batch for the program's file name,
+	// which the kernel also copies into the new image.
+	pathRoom = 4096
+)
+
+// Costs in the units of cost.go: a fork and exec is about a millisecond.
+const (
+	costExec      = 1e6
+	costExecBatch = 100 // -exec ... +: the child's cost spread over its files
+)
+
+// execNode is -exec, -execdir, -ok and -okdir.
+type execNode struct {
+	op    string   // as given: "-exec", "-execdir", "-ok" or "-okdir"
+	cmd   []string // the command and its arguments; for "+", without the final {}
+	multi bool     // terminated by "{} +"
+	inDir bool     // -execdir, -okdir: run in the file's directory with ./name
+	ask   bool     // -ok, -okdir: prompt first
+	// room is what a batch's file arguments may take in the new
+	// program's argument area: the kernel's limit less the environment,
+	// the headroom, the command's own words and room for its path.
+	room int
+	// seq orders the nodes as parsed, the order in which -quit runs
+	// their pending batches (GNU's complete_pending_execs walks the
+	// tree left to right).
+	seq uint64
+
+	mu      sync.Mutex
+	batches []*batch // every batch made, one per worker, for Close
+}
+
+func parseExec(p *parser, op string) error {
+	n := &execNode{
+		op:    op,
+		inDir: op == "-execdir" || op == "-okdir",
+		ask:   op == "-ok" || op == "-okdir",
+	}
+	if n.inDir {
+		// GNU's insert_exec_ok turns -ignore_readdir_race off here.
+		p.walk.IgnoreReaddirRace = false
+		if err := checkPathSafety(p, op); err != nil {
+			return err
+		}
+	}
+	start, end := p.i, p.i
+	sawBraces, braces, braceArg := false, 0, ""
+	for ; end < len(p.args) && p.args[end] != ";"; end++ {
+		a := p.args[end]
+		if !n.ask && sawBraces && a == "+" {
+			n.multi = true
+			break
+		}
+		sawBraces = false
+		if strings.Contains(a, "{}") {
+			sawBraces, braceArg = true, a
+			braces++
+			if end == start && n.inDir {
+				// GNU 4.9 means to refuse this but its test never
+				// fires (it compares the index in the whole argv with
+				// 0); gfind refuses, as GNU's comment and message say.
+				return p.errorf("You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.")
+			}
+		}
+	}
+	switch {
+	case end == len(p.args):
+		return p.errorf("missing argument to `%s'", op)
+	case end == start:
+		return p.errorf("invalid argument `%s' to `%s'", p.args[end], op)
+	}
+	if n.multi {
+		suffix := ""
+		if op == "-execdir" {
+			suffix = "dir"
+		}
+		if braces > 1 {
+			return p.errorf("Only one instance of {} is supported with -exec%s ... +", suffix)
+		}
+		if braceArg != "{}" {
+			return p.errorf("In %s the %s must appear by itself, but you specified %s",
+				p.quote("-exec"+suffix+" ... {} +"), p.quote("{}"), p.quote(braceArg))
+		}
+		n.cmd = slices.Clone(p.args[start : end-1])
+	} else {
+		n.cmd = slices.Clone(p.args[start:end])
+	}
+	room, ok := argRoom(os.Environ())
+	if !ok {
+		return p.errorf("The environment is too large for exec().")
+	}
+	n.room = room - pathRoom
+	for _, w := range n.cmd {
+		n.room -= len(w) + 1 + ptrSize
+	}
+	n.seq = execSeq.Add(1)
+	p.i = end + 1
+	p.push(n)
+	return nil
+}
+
+var execSeq atomic.Uint64
+
+// checkPathSafety is GNU's check_path_safety for -execdir and -okdir: a
+// command looked up in $PATH must not be found relative to the
+// directory it runs in, which the walk chose.
+func checkPathSafety(p *parser, action string) error {
+	path, ok := os.LookupEnv("PATH")
+	if !ok {
+		return nil // the default path is safe
+	}
+	for dir := range strings.SplitSeq(path, ":") {
+		switch {
+		case dir == "" || dir == ".":
+			return p.errorf("The current directory is included in the PATH environment variable, which is insecure in combination with the %s action of find.  Please remove the current directory from your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)", action)
+		case dir[0] != '/':
+			return p.errorf("The relative path %s is included in the PATH environment variable, which is insecure in combination with the %s action of find.  Please remove that entry from $PATH", p.quote(dir), action)
+		}
+	}
+	return nil
+}
+
+// argRoom returns how many bytes of a new program's arguments (each
+// string with its NUL, plus its pointer) fit with the environment env,
+// after GNU's headroom; false when the environment leaves no room.
+//
+// This is the kernel's own limit (prepare_arg_pages in fs/exec.c): a
+// quarter of the stack limit, at most 6 MiB and at least 128 KiB, for
+// the strings and pointers of both the arguments and the environment.
+// glibc's sysconf(_SC_ARG_MAX) is the same quarter. GNU find derives its
+// limit the same way (bc_init_controlinfo), then keeps to 128 KiB
+// (bc_use_sensible_arg_max); gfind uses all of it.
+func argRoom(env []string) (int, bool) {
+	limit := uint64(kernelArgCap)
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_STACK, &rl) == nil && rl.Cur != unix.RLIM_INFINITY && rl.Cur/4 < limit {
+		limit = rl.Cur / 4
+	}
+	limit = max(limit, legacyArgMax)
+	size := uint64(execHeadroom + ptrSize) // the argv NULL, to be safe
+	for _, kv := range env {
+		size += uint64(len(kv) + 1 + ptrSize)
+	}
+	if size >= limit {
+		return 0, false
+	}
+	return int(limit - size), true
+}
+
+func (n *execNode) Eval(e *walker.Entry, s *State) bool {
+	if n.multi {
+		if !s.Stopped() {
+			n.add(e, s)
+		}
+		return true // POSIX: -exec ... {} + is always true
+	}
+	if s.Stopped() {
+		return false // -quit: nothing runs after it
+	}
+	target, wd := string(e.Path), workDir{fd: -1}
+	if n.inDir {
+		target, wd = execdirTarget(e)
+	}
+	argv := make([]string, len(n.cmd))
+	for i, w := range n.cmd {
+		argv[i] = strings.ReplaceAll(w, "{}", target)
+		if len(argv[i]) >= maxArgStrlen {
+			s.Out.Flush()
+			s.Diag.FileError(e.Path, n.tooLong())
+			return false
+		}
+	}
+	j := job{argv: argv, wd: wd}
+	if n.ask {
+		j.prompt = n.prompt(e.Path)
+	}
+	return launch(s.Out, s.sink, s.Diag, j) == childOK
+}
+
+func (n *execNode) Facts() Facts {
+	switch {
+	case n.multi:
+		return Facts{Prints: true, Cost: costExecBatch, Prob: 1}
+	default:
+		return Facts{Prints: true, Cost: costExec, Prob: 0.5}
+	}
+}
+
+func (n *execNode) Args() []string {
+	args := append([]string{n.op}, n.cmd...)
+	if n.multi {
+		return append(args, "{}", "+")
+	}
+	return append(args, ";")
+}
+
+// tooLong is the error for a file name that would make one argument
+// longer than the kernel takes.
+func (n *execNode) tooLong() error {
+	return fmt.Errorf("cannot pass it to %s: one argument may hold at most %d bytes", n.program(), maxArgStrlen-1)
+}
+
+// program names the command in messages.
+func (n *execNode) program() string {
+	if len(n.cmd) == 0 {
+		return "the file"
+	}
+	return n.cmd[0]
+}
+
+// prompt is GNU's question for -ok and -okdir: the command's first word
+// as given and the file's path, unquoted.
+func (n *execNode) prompt(path []byte) []byte {
+	q := make([]byte, 0, len(n.cmd[0])+len(path)+16)
+	q = append(q, "< "...)
+	q = append(q, n.cmd[0]...)
+	q = append(q, " ... "...)
+	q = append(q, path...)
+	return append(q, " > ? "...)
+}
+
+// A workDir is where an -execdir child runs: the directory open as fd
+// (valid during the visit or owned by a batch), else the directory
+// named by path (relative to gfind's working directory; with fd, the
+// fallback when /proc is missing). fd -1 and path "" is gfind's own
+// working directory.
+type workDir struct {
+	fd   int
+	path string
+}
+
+// execdirTarget returns what -execdir passes for {} and where the child
+// runs: "./name" in the directory that holds the file. For a starting
+// point that is the directory part of its path (GNU's mdir_name) and
+// "./" and the rest (base_name, which keeps trailing slashes), or the
+// name alone when it is "/" (no "./" before a name that starts with
+// '/').
+func execdirTarget(e *walker.Entry) (string, workDir) {
+	if e.DirFD() != unix.AT_FDCWD {
+		return "./" + string(e.AtName()), workDir{fd: e.DirFD(), path: string(e.Path[:e.NameOff])}
+	}
+	dir, base := splitRoot(string(e.Path))
+	if base[0] == '/' {
+		return base, workDir{fd: -1, path: dir}
+	}
+	return "./" + base, workDir{fd: -1, path: dir}
+}
+
+// splitRoot splits a starting point as gnulib's mdir_name and base_name
+// do: "a/b/" is "a" and "b/", "b" is "." and "b", "/" is "/" and "/".
+func splitRoot(path string) (dir, base string) {
+	end := len(path)
+	for end > 0 && path[end-1] == '/' {
+		end--
+	}
+	if end == 0 {
+		if path == "" {
+			return ".", "."
+		}
+		return "/", path
+	}
+	i := strings.LastIndexByte(path[:end], '/')
+	if i < 0 {
+		return ".", path
+	}
+	dir = strings.TrimRight(path[:i], "/")
+	if dir == "" {
+		dir = "/"
+	}
+	return dir, path[i+1:]
+}
+
+// dirKey identifies the directory an -execdir child for e runs in: the
+// path of the parent as the walk names it (a starting point's
+// directory part). Two entries share a directory when their keys are
+// equal.
+func dirKey(e *walker.Entry) []byte {
+	if e.DirFD() != unix.AT_FDCWD {
+		return e.Path[:e.NameOff]
+	}
+	dir, _ := splitRoot(string(e.Path))
+	return []byte(dir)
+}
+
+// A job is one child to run.
+type job struct {
+	argv   []string
+	wd     workDir
+	prompt []byte // -ok, -okdir: ask this first
+	// batch: an E2BIG from execve is childTooBig, to retry with fewer
+	// files, rather than a failure to report.
+	batch bool
+}
+
+type outcome int
+
+const (
+	childOK       outcome = iota // ran and exited 0
+	childFailed                  // exited non-zero, was killed, or could not be run (reported)
+	childDeclined                // -ok was answered no
+	childTooBig                  // execve said E2BIG to a batch: nothing ran, nothing reported
+)
+
+// execMu lets one child (or -ok question) happen at a time.
+var execMu sync.Mutex
+
+// launch runs j to completion. It writes what out (or, when out is nil,
+// nothing: the caller flushed every Buffer) holds, then holds the
+// standard output and the diagnostics while asking (-ok) and while the
+// child runs.
+func launch(out *output.Buffer, sink *output.Sink, diag *output.Diag, j job) outcome {
+	execMu.Lock()
+	defer execMu.Unlock()
+	var release func()
+	if out != nil {
+		release = out.FlushHold()
+	} else {
+		release = sink.Hold()
+	}
+	stderr, releaseDiag := diag.Hold()
+	res, note := run(j, stderr, diag.Quote) // Quote takes no lock
+	releaseDiag()
+	release()
+	if note != "" {
+		// The child's complaint in GNU, which does not change find's
+		// exit status by itself.
+		diag.Notef("%s", note)
+	}
+	return res
+}
+
+// run asks (for -ok), then starts the child and waits for it. It
+// returns the outcome and, for a failure to report, the message (made
+// by the caller of launch once the Diag is free).
+func run(j job, stderr io.Writer, quote func(string) string) (outcome, string) {
+	stdin := os.Stdin
+	if j.prompt != nil {
+		_, _ = stderr.Write(j.prompt)
+		if !answerYes() {
+			return childDeclined, ""
+		}
+		// GNU gives the child /dev/null so that it cannot eat the
+		// answers meant for find.
+		stdin = devNull()
+	}
+	attr := &os.ProcAttr{Files: []*os.File{stdin, os.Stdout, os.Stderr}}
+	switch {
+	case j.wd.fd >= 0:
+		// Checked here because the child's chdir failing would be
+		// reported as a failure of execve.
+		if err := unix.Faccessat(j.wd.fd, ".", unix.X_OK, 0); err != nil {
+			return childFailed, "Failed to change directory: " + output.Strerror(err)
+		}
+		attr.Dir = procFDDir(j.wd)
+	case j.wd.path != "":
+		attr.Dir = j.wd.path
+	}
+	name := j.argv[0]
+	path, err := lookPath(name)
+	if err != nil {
+		return childFailed, quote(name) + ": " + output.Strerror(err)
+	}
+	proc, err := os.StartProcess(path, j.argv, attr)
+	if errors.Is(err, syscall.ENOEXEC) {
+		// execvp runs a file without a #! line with the shell.
+		proc, err = os.StartProcess("/bin/sh", append([]string{"/bin/sh", path}, j.argv[1:]...), attr)
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Op == "chdir" {
+			return childFailed, "Failed to change directory: " + output.Strerror(pe.Err)
+		}
+		if errors.Is(err, syscall.E2BIG) && j.batch {
+			return childTooBig, ""
+		}
+		return childFailed, quote(name) + ": " + output.Strerror(err)
+	}
+	st, err := proc.Wait()
+	if err != nil {
+		return childFailed, "error waiting for " + quote(name) + ": " + output.Strerror(err)
+	}
+	ws, _ := st.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Signaled():
+		return childFailed, fmt.Sprintf("%s terminated by signal %d", quote(name), int(ws.Signal()))
+	case ws.ExitStatus() != 0:
+		return childFailed, ""
+	}
+	return childOK, ""
+}
+
+// procFDDir names the directory open as wd.fd for the child's chdir:
+// the child has the same descriptor until it calls execve, so it changes
+// to exactly the directory the walk holds, whatever its path (even one
+// longer than PATH_MAX). Without /proc, wd.path is the fallback.
+func procFDDir(wd workDir) string {
+	if !haveProcFD() {
+		return wd.path
+	}
+	return "/proc/self/fd/" + strconv.Itoa(wd.fd)
+}
+
+var haveProcFD = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/self/fd")
+	return err == nil
+})
+
+// devNull is /dev/null open for reading, the standard input of -ok
+// children; nil (a closed descriptor) if it cannot be opened.
+var devNull = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	return f
+})
+
+// stdinLines reads the answers to -ok's questions from os.Stdin, made
+// on first use. It is buffered, like GNU's stdin, and used only with
+// execMu held.
+var stdinLines *bufio.Reader
+
+// answerYes reads one line from the standard input and reports whether
+// it is a yes: GNU's yesno uses rpmatch, whose answer in the C locale is
+// yes for a line starting with 'y' or 'Y'. End of input is no.
+func answerYes() bool {
+	if stdinLines == nil {
+		stdinLines = bufio.NewReader(os.Stdin)
+	}
+	line, err := stdinLines.ReadString('\n')
+	if err != nil && line == "" {
+		return false
+	}
+	return line[0] == 'y' || line[0] == 'Y'
+}
+
+// lookPath finds the program execvp would run for name: name itself if
+// it has a slash, else the first executable regular file in $PATH
+// (default "/bin:/usr/bin"; an empty entry is the current directory).
+// As in glibc, a candidate that exists but cannot be executed makes the
+// error EACCES rather than ENOENT, and the search goes on.
+func lookPath(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	if name == "" {
+		return "", syscall.ENOENT
+	}
+	path, ok := os.LookupEnv("PATH")
+	if !ok {
+		path = "/bin:/usr/bin"
+	}
+	denied := false
+	for dir := range strings.SplitSeq(path, ":") {
+		cand := name
+		if dir != "" {
+			cand = dir + "/" + name
+		}
+		var st unix.Stat_t
+		if err := unix.Stat(cand, &st); err != nil {
+			switch err {
+			case unix.ENOENT, unix.ENOTDIR, unix.ESTALE, unix.ENODEV, unix.ETIMEDOUT, unix.ENAMETOOLONG, unix.ELOOP:
+			case unix.EACCES:
+				denied = true
+			default:
+				return "", err
+			}
+			continue
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFREG || unix.Access(cand, unix.X_OK) != nil {
+			denied = true
+			continue
+		}
+		return cand, nil
+	}
+	if denied {
+		return "", syscall.EACCES
+	}
+	return "", syscall.ENOENT
+}
+
+// -exec ... + and -execdir ... +: batches.
+
+// execState is one worker's pending batches.
+type execState struct {
+	batches map[*execNode]*batch
+	all     []*batch // the same, in the order of their nodes
+	dir     []*batch // the -execdir ones, checked before each visit
+}
+
+// A batch collects the files of one -exec ... + for one worker.
+type batch struct {
+	n     *execNode
+	sink  *output.Sink
+	diag  *output.Diag
+	files []string
+	size  int // bytes the files take in the argument area
+	// -execdir: the directory the files are in, as dirKey names it, and
+	// where the child will run (a duplicate of the walk's descriptor,
+	// owned by the batch, or a path for a starting point's directory).
+	key string
+	wd  workDir
+}
+
+// batchFor returns the worker's batch for n, making it on first use.
+func (s *State) batchFor(n *execNode) *batch {
+	if s.exec == nil {
+		s.exec = &execState{batches: map[*execNode]*batch{}}
+	}
+	b := s.exec.batches[n]
+	if b == nil {
+		b = &batch{n: n, sink: s.sink, diag: s.Diag, wd: workDir{fd: -1}}
+		s.exec.batches[n] = b
+		i, _ := slices.BinarySearchFunc(s.exec.all, n.seq, func(b *batch, seq uint64) int { return cmp.Compare(b.n.seq, seq) })
+		s.exec.all = slices.Insert(s.exec.all, i, b)
+		if n.inDir {
+			s.exec.dir = append(s.exec.dir, b)
+		}
+		n.mu.Lock()
+		n.batches = append(n.batches, b)
+		n.mu.Unlock()
+	}
+	return b
+}
+
+// add puts e's path in the worker's batch, running the batch first if
+// the path would not fit, or (-execdir) if it is for another directory.
+func (n *execNode) add(e *walker.Entry, s *State) {
+	b := s.batchFor(n)
+	target, wd := string(e.Path), workDir{fd: -1}
+	if n.inDir {
+		target, wd = execdirTarget(e)
+		if len(b.files) > 0 && b.key != string(dirKey(e)) {
+			b.run(s.Out)
+		}
+	}
+	if len(target) >= maxArgStrlen {
+		s.Out.Flush()
+		s.Diag.FileError(e.Path, n.tooLong())
+		return
+	}
+	need := len(target) + 1 + ptrSize
+	if len(b.files) > 0 && b.size+need > n.room {
+		b.run(s.Out)
+	}
+	if len(b.files) == 0 && n.inDir {
+		b.key = string(dirKey(e))
+		b.wd = wd
+		if wd.fd >= 0 {
+			// The walk closes its descriptor when it leaves the
+			// directory; the batch may run later.
+			// Without a descriptor to spare, the path will do.
+			fd, err := unix.FcntlInt(uintptr(wd.fd), unix.F_DUPFD_CLOEXEC, 3)
+			if err != nil {
+				fd = -1
+			}
+			b.wd.fd = fd
+		}
+	}
+	b.files = append(b.files, target)
+	b.size += need
+}
+
+// run runs the batch's command with its files, as many children as it
+// takes, and empties it. A child that execve refuses for the size of
+// its arguments (E2BIG: nothing ran) is retried with half as many
+// files, so every file is passed exactly once. out, when not nil, is
+// the running worker's Buffer, written first.
+func (b *batch) run(out *output.Buffer) {
+	n := b.n
+	files := b.files
+	k := len(files)
+	for len(files) > 0 {
+		k = min(k, len(files))
+		argv := append(slices.Clip(n.cmd), files[:k]...)
+		switch launch(out, b.sink, b.diag, job{argv: argv, wd: b.wd, batch: true}) {
+		case childTooBig:
+			if k > 1 {
+				k /= 2
+				continue
+			}
+			b.diag.Errorf("%s: %s", b.diag.Quote(files[0]), output.Strerror(syscall.E2BIG))
+		case childFailed:
+			// -exec ... + stays true, but find's exit status is 1.
+			b.diag.Fail()
+		}
+		files = files[k:]
+	}
+	clear(b.files)
+	b.files, b.size = b.files[:0], 0
+	if b.wd.fd >= 0 {
+		unix.Close(b.wd.fd)
+	}
+	b.wd, b.key = workDir{fd: -1}, ""
+}
+
+// beforeVisit runs the worker's -execdir ... + batches whose directory
+// is not e's, before e is evaluated: GNU runs them when the walk changes
+// level, before the next file, so that `-print -execdir echo {} +` shows
+// a directory's batch before the paths that follow it.
+func (x *execState) beforeVisit(e *walker.Entry, s *State) {
+	for _, b := range x.dir {
+		if len(b.files) > 0 && b.key != string(dirKey(e)) {
+			b.run(s.Out)
+		}
+	}
+}
+
+// runPending runs the worker's pending batches (for -quit).
+func (s *State) runPending() {
+	if s.exec == nil {
+		return
+	}
+	for _, b := range s.exec.all {
+		if len(b.files) > 0 {
+			b.run(s.Out)
+		}
+	}
+}
+
+// close runs every batch still pending, once the walk is over and every
+// worker's Buffer has been flushed.
+func (n *execNode) close() error {
+	n.mu.Lock()
+	batches := n.batches
+	n.mu.Unlock()
+	for _, b := range batches {
+		if len(b.files) > 0 {
+			b.run(nil)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,560 @@
+package predicate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// execParseTests: the argument lists after "." and what they parse to
+// (want, the expression's Args) or GNU find 4.9's message (wantErr).
+// Words are separated by single spaces.
+var execParseTests = []struct {
+	args, want, wantErr string
+}{
+	{args: "-exec echo {} ;", want: "-exec echo {} ;"},
+	{args: "-exec echo ;", want: "-exec echo ;"},
+	{args: "-exec echo a{}b{} ;", want: "-exec echo a{}b{} ;"},
+	{args: "-exec echo {} +", want: "-exec echo {} +"},
+	{args: "-exec {} +", want: "-exec {} +"},
+	{args: "-exec echo + ;", want: "-exec echo + ;"}, // + ends it only after {}
+	{args: "-exec echo {} + -print", want: "-exec echo {} + -a -print"},
+	{args: "-execdir echo {} ;", want: "-execdir echo {} ;"},
+	{args: "-execdir echo {} +", want: "-execdir echo {} +"},
+	{args: "-ok echo {} ;", want: "-ok echo {} ;"},
+	{args: "-okdir echo {} ;", want: "-okdir echo {} ;"},
+	{args: "-exec echo {} ; -exec echo {} +", want: "-exec echo {} ; -a -exec echo {} +"},
+	{args: "-exec", wantErr: "missing argument to `-exec'"},
+	{args: "-exec echo", wantErr: "missing argument to `-exec'"},
+	{args: "-exec echo {}", wantErr: "missing argument to `-exec'"},
+	{args: "-exec ;", wantErr: "invalid argument `;' to `-exec'"},
+	{args: "-execdir ;", wantErr: "invalid argument `;' to `-execdir'"},
+	{args: "-ok echo {} +", wantErr: "missing argument to `-ok'"},
+	{args: "-okdir echo {} +", wantErr: "missing argument to `-okdir'"},
+	{args: "-exec echo {} {} +", wantErr: "Only one instance of {} is supported with -exec ... +"},
+	{args: "-exec {} echo {} +", wantErr: "Only one instance of {} is supported with -exec ... +"},
+	{args: "-execdir echo {} {} +", wantErr: "Only one instance of {} is supported with -execdir ... +"},
+	{args: "-exec echo {}x +", wantErr: "In '-exec ... {} +' the '{}' must appear by itself, but you specified '{}x'"},
+	{args: "-execdir echo x{} +", wantErr: "In '-execdir ... {} +' the '{}' must appear by itself, but you specified 'x{}'"},
+	{args: "-execdir {} ;", wantErr: "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem."},
+	{args: "-okdir ./{}.sh ;", wantErr: "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem."},
+	{args: "-exec echo {} + ;", wantErr: "paths must precede expression: `;'"},
+}
+
+func TestExecParse(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:/bin")
+	for _, tt := range execParseTests {
+		t.Run(tt.args, func(t *testing.T) {
+			cmd, err := Parse(append([]string{"."}, parseArgs(tt.args)...), Config{})
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(cmd.Expr.Args(), " "); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if cmd.Expr.Facts().Pure || !cmd.Expr.Facts().Prints {
+				t.Errorf("Facts = %+v, want impure and printing (no implicit -print)", cmd.Expr.Facts())
+			}
+		})
+	}
+}
+
+func FuzzExecParse(f *testing.F) {
+	for _, tt := range execParseTests {
+		f.Add(strings.ReplaceAll(tt.args, " ", "\x00"))
+	}
+	f.Fuzz(func(t *testing.T, argv string) {
+		args := append([]string{"."}, strings.Split(argv, "\x00")...)
+		cmd, err := Parse(args, Config{})
+		if err != nil {
+			return
+		}
+		again, err := Parse(append([]string{"."}, cmd.Expr.Args()...), Config{})
+		if err != nil || !slices.Equal(again.Expr.Args(), cmd.Expr.Args()) {
+			t.Fatalf("round trip of %q failed: %q, %v", args, cmd.Expr.Args(), err)
+		}
+	})
+}
+
+// TestCheckPathSafety: GNU's messages for a $PATH that -execdir and
+// -okdir refuse.
+func TestCheckPathSafety(t *testing.T) {
+	const cur = "The current directory is included in the PATH environment variable, which is insecure in combination with the %s action of find.  Please remove the current directory from your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)"
+	const rel = "The relative path %s is included in the PATH environment variable, which is insecure in combination with the %s action of find.  Please remove that entry from $PATH"
+	tests := []struct {
+		path, op, wantErr string
+	}{
+		{"/usr/bin:/bin", "-execdir", ""},
+		{".:/usr/bin", "-execdir", fmt.Sprintf(cur, "-execdir")},
+		{"/usr/bin:", "-okdir", fmt.Sprintf(cur, "-okdir")},
+		{"/bin::/usr/bin", "-execdir", fmt.Sprintf(cur, "-execdir")},
+		{"", "-execdir", fmt.Sprintf(cur, "-execdir")},
+		{"bin:/usr/bin", "-execdir", fmt.Sprintf(rel, "'bin'", "-execdir")},
+		{"/usr/bin:./x", "-okdir", fmt.Sprintf(rel, "'./x'", "-okdir")},
+		{".:/usr/bin", "-exec", ""}, // only the *dir actions care
+	}
+	for _, tt := range tests {
+		t.Run(tt.path+" "+tt.op, func(t *testing.T) {
+			t.Setenv("PATH", tt.path)
+			_, err := Parse([]string{".", tt.op, "/bin/true", ";"}, Config{})
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || err.Error() != tt.wantErr) {
+				t.Errorf("error = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+	t.Run("unset", func(t *testing.T) {
+		t.Setenv("PATH", "")
+		os.Unsetenv("PATH")
+		if _, err := Parse([]string{".", "-execdir", "true", ";"}, Config{}); err != nil {
+			t.Errorf("with PATH unset: %v", err)
+		}
+	})
+}
+
+// TestExecdirIgnoreRace: -execdir turns -ignore_readdir_race off where
+// it stands, as GNU's parser does.
+func TestExecdirIgnoreRace(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:/bin")
+	for args, want := range map[string]bool{
+		"-ignore_readdir_race -execdir true ;": false,
+		"-execdir true ; -ignore_readdir_race": true,
+		"-ignore_readdir_race -exec true ;":    true,
+	} {
+		cmd, err := Parse(append([]string{"."}, parseArgs(args)...), Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd.Walk.IgnoreReaddirRace != want {
+			t.Errorf("%s: IgnoreReaddirRace = %v, want %v", args, cmd.Walk.IgnoreReaddirRace, want)
+		}
+	}
+}
+
+func TestSplitRoot(t *testing.T) {
+	tests := []struct{ path, dir, base string }{
+		{"a", ".", "a"},
+		{".", ".", "."},
+		{"..", ".", ".."},
+		{"a/b", "a", "b"},
+		{"a/b/", "a", "b/"},
+		{"a//b//", "a", "b//"},
+		{"./a", ".", "a"},
+		{"/", "/", "/"},
+		{"//", "/", "//"},
+		{"/a", "/", "a"},
+		{"/a/b", "/a", "b"},
+		{"", ".", "."},
+	}
+	for _, tt := range tests {
+		if dir, base := splitRoot(tt.path); dir != tt.dir || base != tt.base {
+			t.Errorf("splitRoot(%q) = %q, %q, want %q, %q", tt.path, dir, base, tt.dir, tt.base)
+		}
+	}
+}
+
+func TestLookPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "noexec"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "prog"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", "/nonexistent:"+dir)
+	tests := []struct {
+		name, want string
+		err        error
+	}{
+		{"prog", dir + "/prog", nil},
+		{"nosuch", "", syscall.ENOENT},
+		{"noexec", "", syscall.EACCES}, // found but not executable
+		{"adir", "", syscall.EACCES},
+		{"", "", syscall.ENOENT},
+		{"./x", "./x", nil}, // a slash: not looked up
+		{"/bin/nosuch", "/bin/nosuch", nil},
+	}
+	for _, tt := range tests {
+		got, err := lookPath(tt.name)
+		if got != tt.want || err != tt.err {
+			t.Errorf("lookPath(%q) = %q, %v, want %q, %v", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+	t.Setenv("PATH", "")
+	os.Unsetenv("PATH")
+	if got, err := lookPath("sh"); err != nil || (got != "/bin/sh" && got != "/usr/bin/sh") {
+		t.Errorf("with PATH unset, lookPath(sh) = %q, %v, want the default path's", got, err)
+	}
+}
+
+func TestArgRoom(t *testing.T) {
+	room, ok := argRoom(nil)
+	if !ok || room < legacyArgMax-execHeadroom-ptrSize || room > kernelArgCap {
+		t.Errorf("argRoom(nil) = %d, %v: want between 128 KiB and 6 MiB", room, ok)
+	}
+	env := []string{strings.Repeat("x", 1000)}
+	if r, _ := argRoom(env); r != room-1001-ptrSize {
+		t.Errorf("a 1000-byte variable leaves %d, want %d", r, room-1001-ptrSize)
+	}
+	if _, ok := argRoom([]string{strings.Repeat("x", kernelArgCap)}); ok {
+		t.Error("a 6 MiB environment leaves room")
+	}
+}
+
+// runResult is what one run of runCommand wrote.
+type runResult struct {
+	stdout, stderr string
+	failed         bool
+}
+
+// runCommand runs "gfind args..." in the test process as cmd/gfind does
+// (Parse, walker.Walk with the given number of workers, Close), with
+// standard input, output and error redirected to files, which children
+// inherit. It must not run in parallel with other tests.
+func runCommand(t *testing.T, workers int, stdin string, args ...string) runResult {
+	t.Helper()
+	dir := t.TempDir()
+	open := func(name string) *os.File {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	in, out, errf := open("stdin"), open("stdout"), open("stderr")
+	defer in.Close()
+	defer errf.Close()
+	if _, err := in.WriteString(stdin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	saved := [3]*os.File{os.Stdin, os.Stdout, os.Stderr}
+	os.Stdin, os.Stdout, os.Stderr = in, out, errf
+	stdinLines = nil
+	defer func() {
+		os.Stdin, os.Stdout, os.Stderr = saved[0], saved[1], saved[2]
+		stdinLines = nil
+	}()
+
+	diag := output.NewDiagStyle("gfind", errf, output.StyleC)
+	cmd, err := Parse(args, Config{})
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", args, err)
+	}
+	sink := output.NewSink(out, diag, output.WithTTY(false))
+	opt := cmd.Walk
+	opt.Workers = workers
+	states := make([]*State, workers)
+	for i := range states {
+		states[i] = NewState(cmd, sink, diag)
+	}
+	err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
+		if e.Err != nil {
+			diag.FileError(e.Path, e.Err)
+			return walker.Continue
+		}
+		return states[e.Worker].Visit(cmd.Expr, e)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range states {
+		s.Done()
+	}
+	cmd.Close()
+	sink.Close()
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	return runResult{stdout: read("stdout"), stderr: read("stderr"), failed: diag.Failed()}
+}
+
+// smallTree makes root/{a/{1,2},b/{3},4} and returns root.
+func smallTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a/1", "a/2", "b/3", "4"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func sortedLines(s string) []string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	slices.Sort(lines)
+	return lines
+}
+
+func TestExecSemicolon(t *testing.T) {
+	root := smallTree(t)
+	r := runCommand(t, 2, "", root, "-type", "f", "-exec", "echo", "<{}>", "{}{}", ";")
+	var want []string
+	for _, f := range []string{"a/1", "a/2", "b/3", "4"} {
+		p := root + "/" + f
+		want = append(want, "<"+p+"> "+p+p)
+	}
+	slices.Sort(want)
+	if got := sortedLines(r.stdout); !slices.Equal(got, want) {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if r.stderr != "" || r.failed {
+		t.Errorf("stderr %q, failed %v", r.stderr, r.failed)
+	}
+}
+
+// TestExecStatus: with ";" a failing child makes the test false and
+// leaves the exit status alone; with "+" the test stays true and the
+// exit status is 1. A command that cannot be run is reported as GNU's
+// child reports it.
+func TestExecStatus(t *testing.T) {
+	root := smallTree(t)
+	tests := []struct {
+		args       []string
+		stdout     string
+		stderr     string
+		wantFailed bool
+	}{
+		{[]string{"-exec", "false", ";", "-print"}, "", "", false},
+		{[]string{"-exec", "true", ";", "-print"}, "F\n", "", false},
+		{[]string{"-exec", "false", "{}", "+", "-print"}, "F\n", "", true},
+		{[]string{"-exec", "nosuch-gfind-test", ";"}, "", "gfind: 'nosuch-gfind-test': No such file or directory\n", false},
+		{[]string{"-exec", "nosuch-gfind-test", "{}", "+"}, "", "gfind: 'nosuch-gfind-test': No such file or directory\n", true},
+		{[]string{"-exec", "/", ";"}, "", "gfind: '/': Permission denied\n", false},
+		{[]string{"-exec", "sh", "-c", "kill $$", ";", "-print"}, "", "gfind: 'sh' terminated by signal 15\n", false},
+		{[]string{"-exec", "sh", "-c", "kill -9 $$", "{}", "+", "-print"}, "F\n", "gfind: 'sh' terminated by signal 9\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			f := filepath.Join(root, "4")
+			r := runCommand(t, 1, "", append([]string{f}, tt.args...)...)
+			r.stdout = strings.ReplaceAll(r.stdout, f, "F")
+			if r.stdout != tt.stdout || r.stderr != tt.stderr || r.failed != tt.wantFailed {
+				t.Errorf("got %q, %q, failed %v; want %q, %q, %v", r.stdout, r.stderr, r.failed, tt.stdout, tt.stderr, tt.wantFailed)
+			}
+		})
+	}
+}
+
+// TestExecInterleave: each child's output comes right after the record
+// printed before it, with several workers too.
+func TestExecInterleave(t *testing.T) {
+	root := t.TempDir()
+	for i := range 20 {
+		d := filepath.Join(root, "d"+strconv.Itoa(i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 10 {
+			if err := os.WriteFile(filepath.Join(d, strconv.Itoa(j)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, workers := range []int{1, 4} {
+		r := runCommand(t, workers, "", root, "-print", "-exec", "echo", "X", "{}", ";")
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if len(lines) != 2*(1+20+200) {
+			t.Fatalf("%d workers: %d lines, want %d", workers, len(lines), 2*221)
+		}
+		for i := 0; i < len(lines); i += 2 {
+			if lines[i+1] != "X "+lines[i] {
+				t.Fatalf("%d workers: line %d %q follows %q", workers, i+2, lines[i+1], lines[i])
+			}
+		}
+	}
+}
+
+// TestExecdir: the child runs in the file's directory and gets ./name;
+// a starting point's child runs in the directory that holds it.
+func TestExecdir(t *testing.T) {
+	root := smallTree(t)
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", "/usr/bin:/bin")
+	r := runCommand(t, 2, "", root, "-execdir", "sh", "-c", `echo "$(pwd -P) $1"`, "sh", "{}", ";")
+	want := []string{
+		filepath.Dir(real) + " ./" + filepath.Base(root),
+		real + " ./4", real + " ./a", real + " ./b",
+		real + "/a ./1", real + "/a ./2", real + "/b ./3",
+	}
+	slices.Sort(want)
+	if got := sortedLines(r.stdout); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// "+": children run in the directory of all their files (how many
+	// per directory depends on the readdir order, as in GNU).
+	r = runCommand(t, 1, "", root, "-execdir", "sh", "-c", `echo "$(pwd -P)" "$@"`, "sh", "{}", "+")
+	var got []string
+	for _, l := range sortedLines(r.stdout) {
+		w := strings.Fields(l)
+		for _, f := range w[1:] {
+			got = append(got, w[0]+" "+f)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestOk: the prompt goes to standard error, the answer is read from
+// standard input, and the child's standard input is /dev/null.
+func TestOk(t *testing.T) {
+	root := smallTree(t)
+	a1, a2 := filepath.Join(root, "a", "1"), filepath.Join(root, "a", "2")
+	r := runCommand(t, 1, "y\nno\nyes\n", a1, a2, "b", "-ok", "cat", ";", "-print")
+	wantErr := fmt.Sprintf("< cat ... %s > ? < cat ... %s > ? gfind: 'b': No such file or directory\n", a1, a2)
+	if r.stdout != a1+"\n" || r.stderr != wantErr {
+		t.Errorf("got %q, %q; want %q, %q", r.stdout, r.stderr, a1+"\n", wantErr)
+	}
+	// End of input is no.
+	r = runCommand(t, 1, "", a1, "-okdir", "echo", "{}", ";")
+	if r.stdout != "" || r.stderr != "< echo ... "+a1+" > ? " {
+		t.Errorf("at end of input: got %q, %q", r.stdout, r.stderr)
+	}
+}
+
+// TestExecBatch: every file is passed once, in as many children as the
+// room allows, and a child refused with E2BIG is retried with fewer.
+func TestExecBatch(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list")
+	cmd, err := Parse([]string{".", "-exec", "sh", "-c", `printf '%s\n' "$@" >>` + list + `; echo $# >>` + list + `.n`, "sh", "{}", "+"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := cmd.Expr.(*execNode)
+	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	defer devnull.Close()
+	diag := output.NewDiagStyle("gfind", devnull, output.StyleC)
+	sink := output.NewSink(devnull, diag)
+
+	check := func(t *testing.T, paths []string, wantChildren func(int) bool) {
+		t.Helper()
+		os.Remove(list)
+		os.Remove(list + ".n")
+		s := NewState(cmd, sink, diag)
+		for _, p := range paths {
+			n.Eval(walker.Synthetic(p, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s)
+		}
+		cmd.Close()
+		got, err := os.ReadFile(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n"); !slices.Equal(lines, paths) {
+			t.Errorf("%d paths passed, want %d (each once, in order)", len(lines), len(paths))
+		}
+		counts, _ := os.ReadFile(list + ".n")
+		if k := strings.Count(string(counts), "\n"); !wantChildren(k) {
+			t.Errorf("%d children", k)
+		}
+		n.batches = nil
+	}
+	var paths []string
+	for i := range 3000 {
+		paths = append(paths, fmt.Sprintf("%s/%06d", strings.Repeat("p", 1000), i))
+	}
+	room := n.room
+	t.Run("fits", func(t *testing.T) {
+		// 3 MB of paths: more than one child with an 8 MiB stack limit,
+		// few in any case.
+		check(t, paths, func(k int) bool { return k >= (3000*1016)/room && k <= (3000*1016)/room+1 })
+	})
+	t.Run("small room", func(t *testing.T) {
+		n.room = 10 * 1016
+		defer func() { n.room = room }()
+		check(t, paths[:100], func(k int) bool { return k == 10 })
+	})
+	t.Run("E2BIG", func(t *testing.T) {
+		n.room = 1 << 30 // more than the kernel takes: execve says E2BIG
+		defer func() { n.room = room }()
+		check(t, paths, func(k int) bool { return k >= 2 })
+	})
+}
+
+// TestExecArgTooLong: a path longer than one argument may be is
+// reported and not passed; the others are.
+func TestExecArgTooLong(t *testing.T) {
+	cmd, err := Parse([]string{".", "-exec", "true", "{}", "+"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestState()
+	var msg strings.Builder
+	s.Diag = output.NewDiagStyle("gfind", &msg, output.StyleC)
+	long := strings.Repeat("x", maxArgStrlen)
+	cmd.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s)
+	if !strings.Contains(msg.String(), "cannot pass it to true: one argument may hold at most 131071 bytes") || !s.Diag.Failed() {
+		t.Errorf("got %.100q…, failed %v", msg.String(), s.Diag.Failed())
+	}
+	semi, err := Parse([]string{".", "-exec", "true", "{}", ";"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if semi.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s) {
+		t.Error("-exec ... ; with a too long argument is true")
+	}
+}
+
+// TestQuitRunsPending: -quit runs the worker's pending batch before the
+// walk stops; Close runs what is left.
+func TestQuitRunsPending(t *testing.T) {
+	root := smallTree(t)
+	r := runCommand(t, 1, "", root, "-exec", "echo", "{}", "+", "-name", "4", "-quit")
+	if lines := strings.Fields(r.stdout); len(lines) < 2 || lines[0] != root || !slices.Contains(lines, root+"/4") {
+		t.Errorf("got %q", r.stdout)
+	}
+	r = runCommand(t, 4, "", root, "-exec", "echo", "{}", "+")
+	if got := strings.Fields(r.stdout); len(got) != 7 {
+		t.Errorf("got %q, want the 7 paths", r.stdout)
+	}
+}
+
+// TestExecSemicolonTooBig: a ";" command whose arguments the kernel
+// refuses as a whole is reported as GNU's child reports it.
+func TestExecSemicolonTooBig(t *testing.T) {
+	root := smallTree(t)
+	f := filepath.Join(root, "4")
+	args := []string{f, "-exec", "true"}
+	// 40 words of 100 KiB each: every one fits, together they do not.
+	word := strings.Repeat("w", 100<<10) + "{}"
+	for range 40 {
+		args = append(args, word)
+	}
+	r := runCommand(t, 1, "", append(args, ";", "-o", "-print")...)
+	if r.stdout != f+"\n" || r.stderr != "gfind: 'true': Argument list too long\n" || r.failed {
+		t.Errorf("got %q, %q, failed %v", r.stdout, r.stderr, r.failed)
+	}
+}

@@ -1,0 +1,132 @@
+package predicate
+
+import (
+	"sync"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+func init() {
+	table["printf"] = entry{kindAction, parsePrintf}
+	table["fprintf"] = entry{kindAction, parsePrintf}
+}
+
+// printfNode is -printf FORMAT and -fprintf FILE FORMAT. The format is
+// compiled once, at parse time (output.CompileFormat); evaluating runs
+// its directives into the worker's Buffer as one record.
+type printfNode struct {
+	op, name string // name: -fprintf's file as given
+	file     *outFile
+	format   *output.Format
+
+	// env is completed by the first evaluation with what the parser does
+	// not know: the final -H/-L/-P mode (-follow may come later) and the
+	// Diag. It is read-only afterwards.
+	envOnce sync.Once
+	env     output.Env
+}
+
+func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
+	n.envOnce.Do(func() {
+		n.env.Follow = s.follow
+		n.env.Diag = s.Diag
+		n.env.Style = s.Diag.Style()
+	})
+	var st *unix.Stat_t
+	if n.format.NeedsStat() || (n.format.NeedsType() && e.Type == walker.TypeUnknown) {
+		var ok bool
+		if st, ok = s.stat(e); !ok {
+			return false // GNU: no status, no output, and false
+		}
+	}
+	b, tty := s.out(n.file)
+	out, err := n.format.Append(b.AvailableBuffer(), e, st, &n.env, tty)
+	b.Write(out)
+	if err != nil {
+		// glibc's printf refused a width or precision above INT_MAX.
+		s.Diag.FileError([]byte(n.destName()), err)
+	}
+	endRecord(b, n.file, n.format.Flush())
+	return true
+}
+
+// destName is how GNU names the destination in a write error.
+func (n *printfNode) destName() string {
+	switch {
+	case n.file == nil || n.file.id < 0:
+		return "standard output"
+	case n.file.stderr:
+		return "standard error"
+	}
+	return n.name
+}
+
+func (n *printfNode) Facts() Facts {
+	f := Facts{Prints: true, Cost: costPrint, Prob: 1}
+	if n.format.NeedsStat() {
+		f.Needs |= NeedStat
+		f.Cost += costStat
+	}
+	if n.format.NeedsType() {
+		f.Needs |= NeedType
+	}
+	return f
+}
+
+func (n *printfNode) Args() []string {
+	if n.op == "-fprintf" {
+		return []string{n.op, n.name, n.format.String()}
+	}
+	return []string{n.op, n.format.String()}
+}
+
+func (n *printfNode) outputFile() *outFile { return n.file }
+
+func (n *printfNode) close() error { return n.file.close() }
+
+func parsePrintf(p *parser, op string) error {
+	n := &printfNode{op: op}
+	if op == "-fprintf" {
+		name, err := p.arg(op)
+		if err != nil {
+			return err
+		}
+		if p.i >= len(p.args) {
+			// GNU collects both arguments before opening the file.
+			return p.errorf("invalid argument `%s' to `%s'", name, op)
+		}
+		if n.file, err = p.openOutput(name); err != nil {
+			return err
+		}
+		n.name = name
+	}
+	format, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	f, warns, err := output.CompileFormat(format)
+	for _, w := range warns {
+		p.cfg.Warn(w) // always: GNU does not make these depend on -warn
+	}
+	if err != nil {
+		return p.errorf("%s", err)
+	}
+	n.format = f
+	names := systemNames()
+	n.env = output.Env{
+		Roots:  p.roots,
+		User:   names.user,
+		Group:  names.group,
+		FSType: fsTypeName,
+	}
+	p.push(n)
+	return nil
+}
+
+// fsTypeName is %F: the type of the file system holding the file, from
+// the mount table (fstype.go).
+func fsTypeName(e *walker.Entry, st *unix.Stat_t) string {
+	return fsTypeOf(mounts(), st.Dev)
+}

@@ -1,0 +1,94 @@
+package predicate
+
+import (
+	"strings"
+
+	"github.com/gfind/gfind/walker"
+)
+
+func init() {
+	table["regex"] = entry{kindTest, parseRegex}
+	table["iregex"] = entry{kindTest, parseRegex}
+	table["regextype"] = entry{kindPositional, parseRegextype}
+}
+
+// costRegex is the cost of matching a path against a regular
+// expression: no system call, but more work than a glob.
+const costRegex = 10 * costName
+
+// regexNode is -regex PATTERN and -iregex PATTERN: the whole path must
+// match, in the syntax of the last -regextype before it (regexgnu.go).
+type regexNode struct {
+	op, pat string
+	g       *gnuRegex
+}
+
+func (n *regexNode) Eval(e *walker.Entry, _ *State) bool { return n.g.match(e.Path) }
+
+func (n *regexNode) Facts() Facts {
+	// GNU's estimate_pattern_match_rate(pattern, 1).
+	p := 0.1
+	if strings.ContainsAny(n.pat, "*?[.") {
+		p = 0.8
+	}
+	return Facts{Pure: true, Cost: costRegex, Prob: p}
+}
+
+// Args leaves the syntax to the -regextype before the node, which stays
+// in the expression as an always-true option in front of it.
+func (n *regexNode) Args() []string { return []string{n.op, n.pat} }
+
+func parseRegex(p *parser, op string) error {
+	pat, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	syn := p.regexSyntax()
+	if op == "-iregex" {
+		syn |= rxICase
+	}
+	g, err := compileGNURegex(pat, syn)
+	switch {
+	case err == rxEBackRef:
+		return p.errorf("back-references are not supported in %s: '%s'", op, pat)
+	case err != nil:
+		// GNU quotes the pattern with plain quotes, whatever it holds.
+		return p.errorf("failed to compile regular expression '%s': %s", pat, err)
+	}
+	p.push(&regexNode{op: op, pat: pat, g: g})
+	return nil
+}
+
+// regexSyntax is the syntax -regex uses at this point of the command
+// line: that of the last -regextype before it (GNU's positional
+// options.regex_options), or emacs.
+func (p *parser) regexSyntax() rxSyntax {
+	for i := len(p.toks) - 1; i >= 0; i-- {
+		if c, ok := p.toks[i].node.(*constNode); ok && len(c.args) == 2 && c.args[0] == "-regextype" {
+			syn, _ := regexSyntax(c.args[1]) // checked by parseRegextype
+			return syn
+		}
+	}
+	return rxSyntaxEmacs
+}
+
+// parseRegextype checks the name; the option stays in the expression
+// (parse.go keeps positional options as true tests), where regexSyntax
+// finds it.
+func parseRegextype(p *parser, op string) error {
+	name, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	if _, ok := regexSyntax(name); !ok {
+		var list strings.Builder
+		for i, t := range regexTypes {
+			if i > 0 {
+				list.WriteString(", ")
+			}
+			list.WriteString(p.quote(t.name))
+		}
+		return p.errorf("Unknown regular expression type %s; valid types are %s.", p.quote(name), list.String())
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package predicate
+
+import (
+	"bufio"
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp/syntax"
+	"strings"
+	"testing"
+)
+
+// glibcOracle is a C program that compiles patterns with glibc's
+// re_compile_pattern, as GNU find does, and matches subjects with
+// re_match. Each input line is tab-separated: the syntax bits in hex,
+// 1 for RE_ICASE, the pattern and the subjects in hex. Each output line
+// is "E" and glibc's message, or one 0 or 1 per subject.
+const glibcOracle = `#define _GNU_SOURCE
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <locale.h>
+static int unhex(const char *h, char *out) {
+	int n = 0;
+	while (h[0] && h[1]) { unsigned v; sscanf(h, "%2x", &v); out[n++] = v; h += 2; }
+	out[n] = 0;
+	return n;
+}
+int main(void) {
+	static char pat[1 << 16], subj[1 << 16];
+	char *line = NULL; size_t cap = 0;
+	setlocale(LC_ALL, "C");
+	while (getline(&line, &cap, stdin) > 0) {
+		char *f[64]; int nf = 0;
+		line[strcspn(line, "\n")] = 0;
+		for (char *s = strtok(line, "\t"); s && nf < 64; s = strtok(NULL, "\t")) f[nf++] = s;
+		reg_syntax_t syn = strtoul(f[0], NULL, 16) | (atoi(f[1]) ? RE_ICASE : 0);
+		int plen = strcmp(f[2], "-") ? unhex(f[2], pat) : 0;
+		struct re_pattern_buffer re;
+		memset(&re, 0, sizeof re);
+		re_set_syntax(syn);
+		re.syntax = syn;
+		const char *err = re_compile_pattern(pat, plen, &re);
+		if (err) { printf("E%s\n", err); fflush(stdout); continue; }
+		for (int i = 3; i < nf; i++) {
+			int sl = strcmp(f[i], "-") ? unhex(f[i], subj) : 0;
+			putchar(re_match(&re, subj, sl, 0, NULL) == sl ? '1' : '0');
+		}
+		putchar('\n');
+		fflush(stdout);
+		regfree(&re);
+	}
+	return 0;
+}
+`
+
+// rxTokens are the pieces random patterns are made of.
+var rxTokens = []string{"a", "b", "A", "_", "-", ".", "*", "+", "?", `\`, "(", ")", "{", "}", "[", "]",
+	"^", "$", "|", ",", "0", "1", "2", ":", "=", "\n", "\xff", "\xc3\xa9",
+	`\(`, `\)`, `\{`, `\}`, `\|`, `\+`, `\?`, `\1`, `\w`, `\W`, `\s`, `\S`, `\b`, `\B`, `\<`, `\>`,
+	"\\`", `\'`, `\a`, `\.`, `\]`, `\n`, "[:alpha:]", "[:upper:]", "[:lower:]", "[:foo:]", "[.a.]",
+	"[=a=]", "[.-.]", "[^", "a-z", "z-a", "{1,2}", "{2}", "{,1}", "{1,}", `\{1,2\}`, `\{2\}`,
+	"[a-c]", "[^a]", "[]a]", "[a-]", "(a|b)", `\(a\|b\)`, "[[:alpha:]_]", "[[", "[[:", "[\x80-\xff]",
+	"[[:alpha:]-z]", "[[.ab.]-z]", `[\]]`, `[\-a]`, "[--a]", "{1", "{,}", `\,`, "(*a)", "(|a)", "()",
+	"^*", "\n$", "{1}{2}", "[[:space:][:punct:]]", "[[.].]]", "\\`\\'", `x\<y`}
+
+// TestRegexAgainstGlibc compares compileGNURegex with glibc itself on
+// random patterns in every syntax, with subjects that are random or
+// generated from the pattern (so that many match). It needs a C compiler
+// and glibc, and skips without them.
+func TestRegexAgainstGlibc(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "oracle.c")
+	if err := os.WriteFile(src, []byte(glibcOracle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "oracle")
+	if out, err := exec.Command(cc, "-O", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Skipf("cannot build the glibc oracle: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	w, rd := bufio.NewWriter(stdin), bufio.NewReader(stdout)
+	hexOr := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return hex.EncodeToString([]byte(s))
+	}
+	r := rand.New(rand.NewSource(1))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	fails := 0
+	for i := 0; i < n && fails < 20; i++ {
+		ty := regexTypes[r.Intn(len(regexTypes))]
+		icase := r.Intn(4) == 0
+		var pb strings.Builder
+		for range 1 + r.Intn(10) {
+			pb.WriteString(rxTokens[r.Intn(len(rxTokens))])
+		}
+		pat := pb.String()
+		syn := ty.syn
+		if icase {
+			syn |= rxICase
+		}
+		g, gerr := compileGNURegex(pat, syn)
+		var subjects []string
+		if gerr != rxEBackRef { // glibc can crash matching those
+			chars := "aAbB_-.\n\xff{},*:=0129 z" + pat
+			for range 5 {
+				b := make([]byte, r.Intn(7))
+				for j := range b {
+					b[j] = chars[r.Intn(len(chars))]
+				}
+				subjects = append(subjects, string(b))
+			}
+			if tree, _, err := parseGNURegex(pat, syn); err == nil {
+				re := tree.toSyntax(icase)
+				for range 5 {
+					var b []byte
+					genMatching(r, re, &b)
+					subjects = append(subjects, string(b))
+				}
+			}
+		}
+		fmt.Fprintf(w, "%x\t%d\t%s", uint32(ty.syn), map[bool]int{false: 0, true: 1}[icase], hexOr(pat))
+		for _, s := range subjects {
+			fmt.Fprintf(w, "\t%s", hexOr(s))
+		}
+		fmt.Fprintln(w)
+		w.Flush()
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("glibc oracle on %s %q: %v", ty.name, pat, err)
+		}
+		line = strings.TrimSuffix(line, "\n")
+		name := fmt.Sprintf("-regextype %s, icase %v, %q", ty.name, icase, pat)
+		switch {
+		case strings.HasPrefix(line, "E"):
+			if gerr == nil || gerr.Error() != line[1:] {
+				t.Errorf("%s: glibc says %q, gfind %v", name, line[1:], gerr)
+				fails++
+			}
+		case gerr == rxEBackRef:
+		case gerr != nil:
+			t.Errorf("%s: glibc compiles it, gfind says %v", name, gerr)
+			fails++
+		default:
+			for j, s := range subjects {
+				if got, want := g.match([]byte(s)), line[j] == '1'; got != want {
+					t.Errorf("%s on %q: gfind %v, glibc %v", name, s, got, want)
+					fails++
+				}
+			}
+		}
+	}
+}
+
+// genMatching appends to b a string that re (a translated pattern)
+// probably matches; assertions are ignored.
+func genMatching(r *rand.Rand, re *syntax.Regexp, b *[]byte) {
+	if len(*b) > 12 {
+		return
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if c < 256 {
+				*b = append(*b, byte(c))
+			}
+		}
+	case syntax.OpCharClass:
+		i := r.Intn(len(re.Rune)/2) * 2
+		if lo, hi := re.Rune[i], min(re.Rune[i+1], 255); lo <= hi {
+			*b = append(*b, byte(lo+rune(r.Intn(int(hi-lo)+1))))
+		}
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			genMatching(r, s, b)
+		}
+	case syntax.OpAlternate:
+		genMatching(r, re.Sub[r.Intn(len(re.Sub))], b)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 {
+				hi = lo + 2
+			}
+		}
+		for range lo + r.Intn(hi-lo+1) {
+			genMatching(r, re.Sub[0], b)
+		}
+	}
+}
