@@ -1,6 +1,8 @@
 package predicate
 
 import (
+	"errors"
+
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -71,23 +73,37 @@ func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
 // starting point), falling back to the link itself when it dangles. A
 // failure is reported once per entry and the caller's test is false.
 func (s *State) stat(e *walker.Entry) (*unix.Stat_t, bool) {
-	var st *unix.Stat_t
-	var err error
-	if s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0) {
-		st, err = e.Stat()
+	if !s.follows(e) {
+		st, err := e.Lstat()
 		if err != nil {
-			if lst, lerr := e.Lstat(); lerr == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
-				st, err = lst, nil // a dangling link is seen as itself
-			}
+			s.reportStat(e, err)
+			return nil, false
 		}
-	} else {
-		st, err = e.Lstat()
+		return st, true
 	}
-	if err != nil {
-		s.reportStat(e, err)
+	st, err := e.Stat()
+	if err == nil {
+		return st, true
+	}
+	lst, lerr := e.Lstat()
+	isLink := lerr == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK
+	switch {
+	case isLink && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)):
+		return lst, true // a dangling link is seen as itself
+	case isLink:
+		// The walker stats every link it follows and has reported this
+		// failure (ELOOP, EACCES) already; GNU's tests are then false.
+		s.statReported = true
 		return nil, false
 	}
-	return st, true
+	s.reportStat(e, err)
+	return nil, false
+}
+
+// follows reports whether the tests see the target of a link at e: under
+// -L, and under -H for a starting point.
+func (s *State) follows(e *walker.Entry) bool {
+	return s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)
 }
 
 // reportStat reports a failed stat of e, once per entry.

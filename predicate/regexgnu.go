@@ -271,7 +271,6 @@ func (s *rxSet) addClass(name string) bool {
 
 func isCDigit(c byte) bool { return '0' <= c && c <= '9' }
 func isCAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-func isCWord(c byte) bool  { return isCDigit(c) || isCAlpha(c) || c == '_' }
 
 // toUpperC is toupper(3) in the C locale.
 func toUpperC(c byte) byte {

@@ -13,10 +13,20 @@ type typeNode struct {
 	types uint16 // bit walker.Type
 }
 
-func (n *typeNode) Eval(e *walker.Entry, _ *State) bool {
+func (n *typeNode) Eval(e *walker.Entry, s *State) bool {
 	t := e.Type
 	if t == walker.TypeUnknown {
-		t = lstatType(e)
+		if s != nil && s.follows(e) {
+			// The walker could not stat the link's target (and said
+			// so): like GNU, no -type matches it.
+			st, ok := s.stat(e)
+			if !ok {
+				return false
+			}
+			t = TypeOfMode(st.Mode)
+		} else {
+			t = lstatType(e)
+		}
 	}
 	return n.types&(1<<t) != 0
 }
