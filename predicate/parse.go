@@ -43,6 +43,9 @@ type Config struct {
 // Command is a parsed command line.
 type Command struct {
 	Roots []string // the starting points; "." when none were given
+	// RootErrors are diagnostics for unusable starting points read with
+	// -files0-from; each makes the exit status 1.
+	RootErrors []string
 	Expr  Node     // the expression, with the implicit -print added
 	Walk  walker.Options
 }
@@ -86,6 +89,7 @@ type parser struct {
 	explicitDepth  bool
 	roots          []string
 	cur            string // the primary being parsed, for messages
+	files0         string // -files0-from FILE
 }
 
 // Parse parses find's arguments after the leading options: starting
@@ -116,11 +120,11 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots := p.roots
-	if len(roots) == 0 {
-		roots = []string{"."}
+	roots, rootErrs, err := p.startingPoints()
+	if err != nil {
+		return nil, err
 	}
-	return &Command{Roots: roots, Expr: expr, Walk: p.walk}, nil
+	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:

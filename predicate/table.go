@@ -80,6 +80,15 @@ var table = map[string]entry{
 	"warn":   {kindPositional, func(p *parser, op string) error { p.warnings = true; return nil }},
 	"nowarn": {kindPositional, func(p *parser, op string) error { p.warnings = false; return nil }},
 
+	// gfind, like the Debian build of GNU find it copies, has no
+	// SELinux support.
+	"context": {kindTest, func(p *parser, op string) error {
+		if _, err := p.arg(op); err != nil {
+			return err
+		}
+		return p.errorf("invalid predicate -context: SELinux is not enabled.")
+	}},
+
 	"help":     {kindTest, func(p *parser, op string) error { return ErrHelp }},
 	"-help":    {kindTest, func(p *parser, op string) error { return ErrHelp }},
 	"version":  {kindTest, func(p *parser, op string) error { return ErrVersion }},

@@ -202,6 +202,13 @@ var gnuCases = []gnuCase{
 	{args: "links -follow"},
 	{args: "links -follow -type l"},
 	{args: "-H links/to_file -print"},
+
+	// GNU 4.9 options outside the core list.
+	{args: ". -context x"},
+	{args: "-files0-from /dev/null"},
+	{args: ". -files0-from /dev/null"},
+	{args: "-files0-from nosuch"},
+	{args: "-maxdepth 1 -files0-from /dev/null -files0-from nosuch"},
 }
 
 // TestAgainstGNU runs GNU find and gfind with the same arguments in the

@@ -73,6 +73,9 @@ func run(args []string) int {
 	for i := range states {
 		states[i] = predicate.NewState(cmd, sink, diag)
 	}
+	for _, msg := range cmd.RootErrors {
+		diag.Errorf("%s", msg)
+	}
 	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
 	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
