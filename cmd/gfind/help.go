@@ -17,33 +17,41 @@ Operators (decreasing precedence; -and is implicit where no others are given):
       EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
 
 Positional options (always true):
-      -follow -nowarn -warn
+      -daystart -follow -nowarn -regextype -warn
 
 Normal options (always true, specified before other expressions):
-      -depth -maxdepth LEVELS -mindepth LEVELS -mount -noleaf -xdev
-      -ignore_readdir_race -noignore_readdir_race
+      -depth -files0-from FILE -maxdepth LEVELS -mindepth LEVELS
+       -mount -noleaf -xdev -ignore_readdir_race -noignore_readdir_race
 
 Tests (N can be +N or -N or N):
-      -false -iname PATTERN -ipath PATTERN -iwholename PATTERN
-      -name PATTERN -path PATTERN -true -type [bcdpfls] -wholename PATTERN
+      -amin N -anewer FILE -atime N -cmin N -cnewer FILE -context CONTEXT
+      -ctime N -empty -false -fstype TYPE -gid N -group NAME -ilname PATTERN
+      -iname PATTERN -inum N -iwholename PATTERN -iregex PATTERN
+      -links N -lname PATTERN -mmin N -mtime N -name PATTERN -newer FILE
+      -nouser -nogroup -path PATTERN -perm [-/]MODE -regex PATTERN
+      -readable -writable -executable
+      -wholename PATTERN -size N[bcwkMG] -true -type [bcdpflsD] -uid N
+      -used N -user NAME -xtype [bcdpfls]
 
 Actions:
-      -print -print0 -prune -quit
+      -delete -print0 -printf FORMAT -fprintf FILE FORMAT -print 
+      -fprint0 FILE -fprint FILE -ls -fls FILE -prune -quit
+      -exec COMMAND ; -exec COMMAND {} + -ok COMMAND ;
+      -execdir COMMAND ; -execdir COMMAND {} + -okdir COMMAND ;
 
 Other common options:
-      -help -version
+      --help                   display this help and exit
+      --version                output version information and exit
 
-gfind options (before the starting points):
-      -j N, --threads=N   use N worker goroutines (default: the number of CPUs).
-                          Output order differs from GNU find's unless N is 1:
-                          with -j1 gfind prints in exactly GNU find's order.
+gfind's own options (before the starting points):
+      -j N, --threads=N        use N worker goroutines (default: the number
+                               of CPUs). The order of output lines differs
+                               from GNU find's unless N is 1: with -j1 gfind
+                               prints in exactly GNU find's order.
 
 Valid arguments for -D:
 exec, opt, rates, search, stat, time, tree, all, help
 Use '-D help' for a description of the options, or see find(1)
-
-Not yet implemented: metadata tests (-size, -mtime, -perm, ...) and
-actions other than the ones listed above.
 `
 
 func printHelp() int {
