@@ -95,7 +95,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	dst = appendRight(dst, strconv.AppendUint(num[:0], uint64(st.Nlink), 10), &w.nlink)
 	dst = append(dst, ' ')
 
-	names := systemNames()
+	names := systemIDs()
 	if name, ok := names.user(st.Uid); ok {
 		grow(&w.owner, len(name))
 		dst = appendLeft(dst, name, int(w.owner.Load()))

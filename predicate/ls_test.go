@@ -13,7 +13,7 @@ import (
 func TestLsLines(t *testing.T) {
 	setLocalUTC(t)
 	const now = 1614834367 // 2021-03-04 05:06:07 UTC
-	names := systemNames()
+	names := systemIDs()
 	if n, ok := names.user(0); !ok || n != "root" {
 		t.Skip("uid 0 is not root here")
 	}

@@ -200,8 +200,10 @@ func parseNouser(p *parser, op string) error {
 // not other NSS sources (LDAP, systemd's dynamic users): gfind must not
 // need cgo.
 type idDB struct {
-	users, groups map[string]uint32   // the first line of a name wins, as getpwnam
-	uids, gids    map[uint32]struct{} // every id that has a name
+	users, groups map[string]uint32 // the first line of a name wins, as getpwnam
+	// uids and gids give every id that has a name its first name, as
+	// getpwuid and getgrgid answer from the files (for -nouser, %u, -ls).
+	uids, gids map[uint32]string
 }
 
 var (
@@ -234,12 +236,12 @@ func loadIDs(passwd, group string) *idDB {
 // the third field is the uid or the gid. Like glibc's files backend it
 // skips leading blanks, empty lines and '#' comments, and lines whose
 // id is not a number.
-func readIDFile(path string) (map[string]uint32, map[uint32]struct{}) {
+func readIDFile(path string) (map[string]uint32, map[uint32]string) {
 	names := map[string]uint32{}
-	idSet := map[uint32]struct{}{}
+	byID := map[uint32]string{}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return names, idSet
+		return names, byID
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, len(data)+1)
@@ -251,9 +253,11 @@ func readIDFile(path string) (map[string]uint32, map[uint32]struct{}) {
 		if _, dup := names[name]; !dup {
 			names[name] = id
 		}
-		idSet[id] = struct{}{}
+		if _, dup := byID[id]; !dup {
+			byID[id] = name
+		}
 	}
-	return names, idSet
+	return names, byID
 }
 
 func parseIDLine(line []byte) (string, uint32, bool) {
@@ -270,4 +274,16 @@ func parseIDLine(line []byte) (string, uint32, bool) {
 		return "", 0, false
 	}
 	return string(f[0]), uint32(id), true
+}
+
+// user returns the name of uid, as getpwuid(3) answers from the files.
+func (db *idDB) user(uid uint32) (string, bool) {
+	n, ok := db.uids[uid]
+	return n, ok
+}
+
+// group returns the name of gid, as getgrgid(3) answers from the files.
+func (db *idDB) group(gid uint32) (string, bool) {
+	n, ok := db.gids[gid]
+	return n, ok
 }

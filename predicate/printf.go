@@ -114,7 +114,7 @@ func parsePrintf(p *parser, op string) error {
 		return p.errorf("%s", err)
 	}
 	n.format = f
-	names := systemNames()
+	names := systemIDs()
 	n.env = output.Env{
 		Roots:  p.roots,
 		User:   names.user,
