@@ -46,8 +46,8 @@ type Command struct {
 	// RootErrors are diagnostics for unusable starting points read with
 	// -files0-from; each makes the exit status 1.
 	RootErrors []string
-	Expr  Node     // the expression, with the implicit -print added
-	Walk  walker.Options
+	Expr       Node // the expression, with the implicit -print added
+	Walk       walker.Options
 }
 
 // Token kinds and precedences, as GNU find's tree.c has them.

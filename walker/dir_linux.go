@@ -13,6 +13,10 @@ import (
 // fileID is a file's identity: device and inode number.
 type fileID struct{ dev, ino uint64 }
 
+// idOf returns the identity in a stat result (whose field types vary
+// between architectures).
+func idOf(st *unix.Stat_t) fileID { return fileID{uint64(st.Dev), uint64(st.Ino)} }
+
 // dir is a directory met by the walk: a work item in parallel mode, one
 // recursion level in serial mode. Directories link to their parents, so
 // that a path, a descriptor or an ancestor can be found again from any
@@ -127,10 +131,11 @@ func (d *dir) setPath(parent *dir) {
 // Directories stay open while they have queued children, so a deep tree
 // with many siblings could hold thousands of descriptors. The budget is
 // derived from RLIMIT_NOFILE, leaving room for the rest of the program
-// (output files, -exec pipes); over it, the walker closes the unpinned
-// descriptors of ancestors (farthest first) and reopens them on demand.
-// The budget is soft: each worker may go a few descriptors over while it
-// holds a chain of pins, which the reserve covers.
+// (output files, -exec pipes); over it, a worker about to open a
+// directory closes the least recently used unpinned descriptors among
+// its ancestors (makeRoom), and they are reopened on demand (pin). The
+// budget is soft: each worker may go a few descriptors over while it
+// holds pins, which newFDs leaves room for.
 type fds struct {
 	open      atomic.Int32
 	evictions atomic.Int32  // how many descriptors were evicted (saturating)
@@ -207,9 +212,9 @@ func (w *walk) release(d *dir) {
 // reopened through d's "..": the walk is about to go back up to it (its
 // next child, or its post-order visit), and ".." costs one openat where a
 // reopen by names costs one per level down from the nearest open
-// ancestor, which eviction (farthest first) has made the root. fts climbs
-// with ".." for the same reason. ".." is checked against the identity
-// recorded at eviction, so a moved directory is noticed.
+// ancestor, which can be the root when a deep chain was walked down. fts
+// climbs with ".." for the same reason. ".." is checked against the
+// identity recorded at eviction, so a moved directory is noticed.
 func (w *walk) closeIfUnwanted(d *dir) {
 	if d.pins != 0 || d.want > 0 || d.fd < 0 {
 		return
@@ -219,7 +224,7 @@ func (w *walk) closeIfUnwanted(d *dir) {
 		if p.fd < 0 && p.want > 0 && p.haveVid {
 			if fd, err := openDir(d.fd, &dotdot[0], false); err == nil {
 				var st unix.Stat_t
-				if fstat(fd, &st) == nil && st.Dev == p.vid.dev && st.Ino == p.vid.ino {
+				if fstat(fd, &st) == nil && idOf(&st) == p.vid {
 					p.fd = fd
 					p.gen++
 					w.fds.open.Add(1)
@@ -262,11 +267,11 @@ func (w *walk) reopen(d *dir) error {
 		closeFD(fd)
 		return err
 	}
-	if d.haveVid && (st.Dev != d.vid.dev || st.Ino != d.vid.ino) {
+	if d.haveVid && idOf(&st) != d.vid {
 		closeFD(fd)
 		return errChanged
 	}
-	d.vid, d.haveVid = fileID{st.Dev, st.Ino}, true
+	d.vid, d.haveVid = idOf(&st), true
 	d.fd = fd
 	d.gen++
 	w.fds.open.Add(1)
@@ -286,7 +291,7 @@ func (w *walk) evict(d *dir) {
 		if !d.haveVid {
 			var st unix.Stat_t
 			if fstat(d.fd, &st) == nil {
-				d.vid, d.haveVid = fileID{st.Dev, st.Ino}, true
+				d.vid, d.haveVid = idOf(&st), true
 			} else {
 				ok = false // a reopen could not be checked: keep it
 			}

@@ -48,12 +48,14 @@
 //
 // # System calls and the scheduler
 //
-// When every P is busy, a system call that lasts more than about 20µs
-// makes the runtime hand the P to another thread. The walker uses
-// ordinary (not raw) system calls, so that a call blocked on NFS or FUSE
-// never stalls the garbage collector, and instead raises GOMAXPROCS to
-// workers+1 for the length of a parallel walk: with one P idle, sysmon
-// leaves calls shorter than 10ms alone. See sys_linux.go.
+// The walker makes its own openat, getdents64, fstatat and close calls,
+// with names that are already NUL-terminated in its buffers (nothing is
+// allocated per entry). They are ordinary, not raw, system calls, so that
+// a call blocked on NFS or FUSE never stalls the garbage collector. What
+// made ordinary calls slow was sysmon taking the P from a goroutine that
+// had not been rescheduled for 10ms whenever it caught it in a call;
+// workers yield every few milliseconds to prevent it. See sys_linux.go
+// and maybeYield in walk_linux.go for the measurements.
 //
 // # Loops
 //

@@ -24,9 +24,6 @@ func (e *LoopError) Error() string {
 // Failures on files (a missing root, an unreadable directory, a loop)
 // reach visit as Entries with Err set; Walk itself returns an error only
 // when it cannot walk at all (an unsupported platform).
-//
-// Walk may raise GOMAXPROCS by one for its duration (see the package
-// documentation).
 func Walk(roots []string, opt Options, visit func(*Entry) Action) error {
 	return walkImpl(roots, opt, visit)
 }
