@@ -35,6 +35,7 @@ import (
 type pool struct {
 	w       *walk
 	workers []*worker
+	roots   []string     // the starting points, queued one at a time in order
 	pending atomic.Int64 // items pushed and not yet finished
 	queued  atomic.Int64 // items sitting in stacks
 	nidle   atomic.Int32 // workers asleep (or about to sleep) in waitWork
@@ -72,15 +73,15 @@ func runParallel(w *walk, roots []string, n int) {
 	if len(roots) == 0 {
 		return
 	}
-	// The roots go on worker 0's stack, first root on top.
-	items := make([]*dir, 0, len(roots))
-	for i := len(roots) - 1; i >= 0; i-- {
-		d := &dir{fd: -1}
-		d.setName(nil, []byte(roots[i]))
-		items = append(items, d)
-	}
-	p.pending.Add(int64(len(items)))
-	p.workers[0].push(items, false)
+	// Starting points are visited in command-line order, as GNU does:
+	// only the first is queued now, and each root's worker queues the
+	// next once it has visited (or failed to reach) its own. So
+	// "gfind nosuch . -quit" reports nosuch before -quit can end the
+	// walk, and -quit at a starting point never skips an earlier one.
+	// The roots' contents are still walked in parallel.
+	p.roots = roots
+	p.pending.Add(1)
+	p.workers[0].push([]*dir{p.rootItem(0)}, false)
 
 	var wg sync.WaitGroup
 	for _, k := range p.workers {
@@ -91,6 +92,24 @@ func runParallel(w *walk, roots []string, n int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// rootItem makes the work item for starting point i.
+func (p *pool) rootItem(i int) *dir {
+	d := &dir{fd: -1, rootIndex: i}
+	d.setName(nil, []byte(p.roots[i]))
+	return d
+}
+
+// pushNextRoot queues the starting point after d's, if any.
+func (k *worker) pushNextRoot(d *dir) {
+	p := k.p
+	i := d.rootIndex + 1
+	if i >= len(p.roots) || p.w.stop.Load() {
+		return
+	}
+	p.pending.Add(1)
+	k.push([]*dir{p.rootItem(i)}, true)
 }
 
 func (k *worker) run() {
@@ -219,6 +238,7 @@ func (k *worker) process(d *dir) {
 	if d.parent == nil {
 		k.pb.cur = nil
 		if !k.startRoot(d) {
+			k.pushNextRoot(d)
 			return
 		}
 		descend := k.e.Type == TypeDir && opt.MaxDepth != 0
@@ -229,9 +249,10 @@ func (k *worker) process(d *dir) {
 					descend = false
 				}
 			}
-			if !descend || w.stop.Load() {
-				return
-			}
+		}
+		k.pushNextRoot(d)
+		if (!opt.PostOrder || !descend) && (!descend || w.stop.Load()) {
+			return
 		}
 	}
 	if opt.PostOrder {

@@ -1084,3 +1084,42 @@ func TestSortByInode(t *testing.T) {
 		}
 	}
 }
+
+// TestRootOrderParallel checks that the starting points are visited in
+// command-line order even with several workers, errors included, as GNU
+// find visits them: "nosuch . -quit" must report nosuch first.
+func TestRootOrderParallel(t *testing.T) {
+	dir := t.TempDir()
+	var roots []string
+	for i := 0; i < 6; i++ {
+		r := filepath.Join(dir, fmt.Sprintf("r%d", i))
+		if i%3 == 1 {
+			r += "-missing"
+		} else {
+			for j := 0; j < 50; j++ {
+				if err := os.MkdirAll(filepath.Join(r, fmt.Sprintf("d%d", j)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		roots = append(roots, r)
+	}
+	for round := 0; round < 20; round++ {
+		var mu sync.Mutex
+		var got []string
+		err := Walk(roots, Options{Workers: 4, MaxDepth: -1}, func(e *Entry) Action {
+			if e.Depth == 0 {
+				mu.Lock()
+				got = append(got, string(e.Path))
+				mu.Unlock()
+			}
+			return Continue
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, roots) {
+			t.Fatalf("round %d: starting points visited in order %q, want %q", round, got, roots)
+		}
+	}
+}
