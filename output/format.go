@@ -319,7 +319,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		}
 		return appendName(dst, target, sp, env, tty)
 	case 'Z':
-		ctx, err := selinuxContext(e, follows(env.Follow, e.Depth))
+		ctx, err := selinuxContext(e, env.Follow.Follows(e.Depth))
 		if err != nil {
 			if env.Diag != nil {
 				env.Diag.Errorf("getfilecon failed: %s: %s", env.Diag.Quote(string(e.Path)), Strerror(err))
@@ -423,35 +423,13 @@ func reportFile(env *Env, e *walker.Entry, err error) {
 	}
 }
 
-// follows reports whether the status the tests see follows a symbolic
-// link at this depth.
-func follows(f walker.Follow, depth int) bool {
-	return f == walker.FollowAll || (f == walker.FollowRoots && depth == 0)
-}
-
 // fileMode returns the file type bits: from st when given, else from the
 // Entry's type (which is what st would say).
 func fileMode(e *walker.Entry, st *unix.Stat_t) uint32 {
 	if st != nil {
 		return st.Mode
 	}
-	switch e.Type {
-	case walker.TypeRegular:
-		return unix.S_IFREG
-	case walker.TypeDir:
-		return unix.S_IFDIR
-	case walker.TypeSymlink:
-		return unix.S_IFLNK
-	case walker.TypeFIFO:
-		return unix.S_IFIFO
-	case walker.TypeSocket:
-		return unix.S_IFSOCK
-	case walker.TypeChar:
-		return unix.S_IFCHR
-	case walker.TypeBlock:
-		return unix.S_IFBLK
-	}
-	return 0
+	return e.Type.Mode()
 }
 
 // typeName is GNU's mode_to_filetype, for %y and %Y.

@@ -90,7 +90,7 @@ func (n *xtypeNode) Eval(e *walker.Entry, s *State) bool {
 	if follow {
 		st, err = e.Lstat()
 		if err != nil && errors.Is(err, unix.ENOENT) {
-			return n.has(TypeOfMode(usual.Mode)) // GNU falls back on -type
+			return n.has(walker.TypeOf(usual.Mode)) // GNU falls back on -type
 		}
 	} else {
 		st, err = e.Stat()
@@ -102,7 +102,7 @@ func (n *xtypeNode) Eval(e *walker.Entry, s *State) bool {
 		s.Diag.FileError(e.Path, err)
 		return false
 	}
-	return n.has(TypeOfMode(st.Mode))
+	return n.has(walker.TypeOf(st.Mode))
 }
 
 func (n *xtypeNode) has(t walker.Type) bool { return n.types&(1<<t) != 0 }

@@ -102,9 +102,7 @@ func (s *State) stat(e *walker.Entry) (*unix.Stat_t, bool) {
 
 // follows reports whether the tests see the target of a link at e: under
 // -L, and under -H for a starting point.
-func (s *State) follows(e *walker.Entry) bool {
-	return s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)
-}
+func (s *State) follows(e *walker.Entry) bool { return s.follow.Follows(e.Depth) }
 
 // reportStat reports a failed stat of e, once per entry.
 func (s *State) reportStat(e *walker.Entry, err error) {

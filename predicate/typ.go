@@ -2,7 +2,6 @@ package predicate
 
 import (
 	"github.com/gfind/gfind/walker"
-	"golang.org/x/sys/unix"
 )
 
 // typeNode is -type LIST: true when the file's type is one of the
@@ -23,7 +22,7 @@ func (n *typeNode) Eval(e *walker.Entry, s *State) bool {
 			if !ok {
 				return false
 			}
-			t = TypeOfMode(st.Mode)
+			t = walker.TypeOf(st.Mode)
 		} else {
 			t = lstatType(e)
 		}
@@ -38,28 +37,7 @@ func lstatType(e *walker.Entry) walker.Type {
 	if err != nil {
 		return walker.TypeUnknown
 	}
-	return TypeOfMode(st.Mode)
-}
-
-// TypeOfMode maps the S_IFMT bits of a stat mode to a walker.Type.
-func TypeOfMode(mode uint32) walker.Type {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return walker.TypeRegular
-	case unix.S_IFDIR:
-		return walker.TypeDir
-	case unix.S_IFLNK:
-		return walker.TypeSymlink
-	case unix.S_IFIFO:
-		return walker.TypeFIFO
-	case unix.S_IFSOCK:
-		return walker.TypeSocket
-	case unix.S_IFCHR:
-		return walker.TypeChar
-	case unix.S_IFBLK:
-		return walker.TypeBlock
-	}
-	return walker.TypeUnknown
+	return walker.TypeOf(st.Mode)
 }
 
 func (n *typeNode) Facts() Facts {

@@ -85,24 +85,3 @@ func typeFromDT(dt uint8) Type {
 	}
 	return TypeUnknown
 }
-
-// typeFromMode maps a stat st_mode to a Type.
-func typeFromMode(mode uint32) Type {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return TypeRegular
-	case unix.S_IFDIR:
-		return TypeDir
-	case unix.S_IFLNK:
-		return TypeSymlink
-	case unix.S_IFIFO:
-		return TypeFIFO
-	case unix.S_IFSOCK:
-		return TypeSocket
-	case unix.S_IFCHR:
-		return TypeChar
-	case unix.S_IFBLK:
-		return TypeBlock
-	}
-	return TypeUnknown
-}

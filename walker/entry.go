@@ -18,6 +18,31 @@ const (
 	TypeBlock
 )
 
+// typeModes maps each Type to its S_IFMT bits (0 for TypeUnknown).
+var typeModes = [...]uint32{
+	TypeRegular: unix.S_IFREG, TypeDir: unix.S_IFDIR, TypeSymlink: unix.S_IFLNK,
+	TypeFIFO: unix.S_IFIFO, TypeSocket: unix.S_IFSOCK, TypeChar: unix.S_IFCHR,
+	TypeBlock: unix.S_IFBLK,
+}
+
+// TypeOf maps the S_IFMT bits of a stat mode to a Type.
+func TypeOf(mode uint32) Type {
+	for t, m := range typeModes {
+		if m != 0 && m == mode&unix.S_IFMT {
+			return Type(t)
+		}
+	}
+	return TypeUnknown
+}
+
+// Mode returns the S_IFMT bits of t, or 0 for TypeUnknown.
+func (t Type) Mode() uint32 {
+	if int(t) < len(typeModes) {
+		return typeModes[t]
+	}
+	return 0
+}
+
 // Action is what the visit function asks the walker to do next.
 type Action int
 
@@ -35,6 +60,12 @@ const (
 	FollowRoots               // -H: follow links named as starting points only
 	FollowAll                 // -L: follow every link
 )
+
+// Follows reports whether links are followed for a file at depth: under
+// -L always, under -H for a starting point only.
+func (f Follow) Follows(depth int) bool {
+	return f == FollowAll || (f == FollowRoots && depth == 0)
+}
 
 // Options control a walk.
 type Options struct {

@@ -238,7 +238,7 @@ func (s *wstate) startRoot(d *dir) bool {
 		}
 		st = lst
 	}
-	e.Type = typeFromMode(st.Mode)
+	e.Type = TypeOf(st.Mode)
 	d.typ = e.Type
 	d.linkFollowed = e.follow
 	d.id, d.idExact = idOf(st), true
@@ -274,7 +274,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			}
 			return false, c
 		}
-		e.Type = typeFromMode(st.Mode)
+		e.Type = TypeOf(st.Mode)
 	}
 	if e.Type == TypeSymlink && opt.Follow == FollowAll {
 		if !s.followLink(d) {
@@ -336,7 +336,7 @@ func (s *wstate) followLink(d *dir) bool {
 	switch err {
 	case nil:
 		e.haveS, e.statErr = true, nil
-		e.Type = typeFromMode(e.stat.Mode)
+		e.Type = TypeOf(e.stat.Mode)
 		if e.Type == TypeDir {
 			id := idOf(&e.stat)
 			for x := d; x != nil; x = x.parent {
