@@ -18,6 +18,20 @@
 // a State (its output buffer, the prune result, the shared stop flag), so
 // evaluating needs no lock; Nodes themselves are read-only after Parse.
 //
+// Files, one per family of primaries, each registering its rows of the
+// parse table from its own init function:
+//
+//	parse.go table.go   the grammar (GNU's two passes) and the parse table
+//	node.go logic.go    Node, Facts, State; -a -o , ! and constants
+//	optimize.go cost.go -O levels: constant folding, cost reordering
+//	name.go fnmatch.go  -name -iname -path -ipath -wholename -iwholename
+//	typ.go link.go      -type -xtype -lname -ilname
+//	regex.go regexgnu.go -regex -iregex -regextype (GNU syntaxes to RE2)
+//	size.go perm.go owner.go inode.go access.go fstype.go  metadata tests
+//	time.go datetime.go birth_*.go  -mtime and friends, -newerXY dates
+//	action.go exec.go delete.go printf.go ls.go files.go  actions
+//	files0.go finish.go -files0-from; closing files and -exec batches
+//
 // Patterns for -name, -path and friends use this package's own POSIX
 // fnmatch (fnmatch.go): GNU find passes no FNM_PATHNAME and no
 // FNM_PERIOD, which no Go glob library reproduces.
