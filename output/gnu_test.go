@@ -67,8 +67,8 @@ func nameCorpus() []string {
 	for _, tt := range qmarkTests {
 		add(tt.in)
 	}
-	for _, tt := range decodeTests {
-		add(tt.in)
+	for _, s := range utf8Edges {
+		add(s)
 	}
 	for c := 1; c < 256; c++ {
 		add(string([]byte{byte(c)}))

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"github.com/gfind/gfind/internal/mbchar"
 	"unicode"
 )
 
@@ -107,8 +108,8 @@ func appendQuote[T ~string | ~[]byte](dst []byte, src T, s Style) []byte {
 			dst = appendOctal(dst, c)
 			i++
 		default:
-			r, n, st := decodeGlibc(src[i:])
-			if st == runeValid && glibcPrintable(r) {
+			r, n, st := mbchar.Decode(src[i:])
+			if st == mbchar.Valid && glibcPrintable(r) {
 				dst = append(dst, src[i:i+n]...)
 				i += n
 				continue
@@ -117,7 +118,7 @@ func appendQuote[T ~string | ~[]byte](dst []byte, src T, s Style) []byte {
 			// invalid or incomplete sequence has its first byte escaped
 			// and the rest looked at again: they are continuation bytes,
 			// which are escaped in turn, so the result is the same.
-			if st != runeValid {
+			if st != mbchar.Valid {
 				n = 1
 			}
 			for end := i + n; i < end; i++ {
@@ -184,12 +185,12 @@ func appendQmark(dst, name []byte, s Style) []byte {
 			i++
 			continue
 		}
-		r, n, st := decodeGlibc(name[i:])
+		r, n, st := mbchar.Decode(name[i:])
 		switch {
-		case st == runeInvalid:
+		case st == mbchar.Invalid:
 			dst = append(dst, '?')
 			i++
-		case st == runeIncomplete:
+		case st == mbchar.Incomplete:
 			dst = append(dst, '?')
 			i = len(name)
 		case glibcPrintable(r):
@@ -214,63 +215,6 @@ func needsQmark(name []byte) bool {
 		}
 	}
 	return false
-}
-
-const (
-	runeValid = iota
-	runeInvalid
-	runeIncomplete
-)
-
-// decodeGlibc decodes the first character of p the way glibc's UTF-8
-// mbrtowc does (glibc 2.36, measured): it differs from unicode/utf8 in
-// ways that change what a terminal shows.
-//
-//   - Lead bytes F5-F7 (4 bytes), F8-FB (5) and FC-FD (6) are accepted,
-//     giving values above U+10FFFF, which are then unprintable: one '?'
-//     for the whole sequence, not one per byte.
-//   - A sequence cut short by the end of p is incomplete (mbrtowc's -2)
-//     as long as every byte present is a continuation byte, even when
-//     the prefix is already overlong or a surrogate (E0 80, ED A0).
-//   - Overlong forms and surrogates are rejected only once complete.
-//
-// p must not be empty. n is the length of the character when st is
-// runeValid.
-func decodeGlibc[T ~string | ~[]byte](p T) (r rune, n int, st int) {
-	c := p[0]
-	var min rune
-	switch {
-	case c < 0x80:
-		return rune(c), 1, runeValid
-	case c < 0xc2:
-		return 0, 0, runeInvalid
-	case c < 0xe0:
-		n, r, min = 2, rune(c&0x1f), 0x80
-	case c < 0xf0:
-		n, r, min = 3, rune(c&0x0f), 0x800
-	case c < 0xf8:
-		n, r, min = 4, rune(c&0x07), 0x10000
-	case c < 0xfc:
-		n, r, min = 5, rune(c&0x03), 0x200000
-	case c < 0xfe:
-		n, r, min = 6, rune(c&0x01), 0x4000000
-	default:
-		return 0, 0, runeInvalid
-	}
-	for j := 1; j < n; j++ {
-		if j >= len(p) {
-			return 0, 0, runeIncomplete
-		}
-		b := p[j]
-		if b&0xc0 != 0x80 {
-			return 0, 0, runeInvalid
-		}
-		r = r<<6 | rune(b&0x3f)
-	}
-	if r < min || 0xd800 <= r && r <= 0xdfff {
-		return 0, 0, runeInvalid
-	}
-	return r, n, runeValid
 }
 
 // glibcPrintable is iswprint(r) in glibc's C.UTF-8 locale. Go's

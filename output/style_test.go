@@ -145,50 +145,6 @@ func TestQmark(t *testing.T) {
 	}
 }
 
-// decodeTests are glibc 2.36's mbrtowc results in C.UTF-8, from a small
-// C program calling it on each byte string.
-var decodeTests = []struct {
-	in string
-	r  rune
-	n  int
-	st int
-}{
-	{"\xed\xa0\x80x", 0, 0, runeInvalid},
-	{"\xed\xa0", 0, 0, runeIncomplete},
-	{"\xc0\x80x", 0, 0, runeInvalid},
-	{"\xc1\xbfx", 0, 0, runeInvalid},
-	{"\xe0\x80\x80x", 0, 0, runeInvalid},
-	{"\xe0\x80", 0, 0, runeIncomplete},
-	{"\xf0\x80\x80\x80x", 0, 0, runeInvalid},
-	{"\xf4\x90\x80\x80x", 0x110000, 4, runeValid},
-	{"\xf4\x90", 0, 0, runeIncomplete},
-	{"\xf5\x80\x80\x80x", 0x140000, 4, runeValid},
-	{"\xf7\xbf\xbf\xbfx", 0x1fffff, 4, runeValid},
-	{"\xf8\x88\x80\x80\x80x", 0x200000, 5, runeValid},
-	{"\xfc\x84\x80\x80\x80\x80x", 0x4000000, 6, runeValid},
-	{"\xfe", 0, 0, runeInvalid},
-	{"\xff", 0, 0, runeInvalid},
-	{"\xef\xbf\xbex", 0xfffe, 3, runeValid},
-	{"\x80x", 0, 0, runeInvalid},
-	{"\xe2\x80x", 0, 0, runeInvalid},
-	{"\xe2x", 0, 0, runeInvalid},
-	{"\xf8\x88x", 0, 0, runeInvalid},
-	{"\xf8\x88", 0, 0, runeIncomplete},
-	{"\xe0\x9f\xbfx", 0, 0, runeInvalid},
-	{"\xed\x9f\xbfx", 0xd7ff, 3, runeValid},
-	{"é", 0xe9, 2, runeValid},
-	{"a", 'a', 1, runeValid},
-}
-
-func TestDecodeGlibc(t *testing.T) {
-	for _, tt := range decodeTests {
-		r, n, st := decodeGlibc(tt.in)
-		if r != tt.r || n != tt.n || st != tt.st {
-			t.Errorf("decodeGlibc(%q) = %#x, %d, %d; want %#x, %d, %d", tt.in, r, n, st, tt.r, tt.n, tt.st)
-		}
-	}
-}
-
 // TestGlibcPrintable spot-checks the classes where glibc's iswprint and
 // Go's unicode.IsPrint disagree (measured over all code points).
 func TestGlibcPrintable(t *testing.T) {
@@ -256,6 +212,12 @@ func unquote(s Style, q string) (string, error) {
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }
 
+// utf8Edges are the byte strings of internal/mbchar's decode table: the
+// edges of glibc's UTF-8 decoding, as quoting inputs.
+var utf8Edges = []string{
+	"\xed\xa0\x80x", "\xed\xa0", "\xc0\x80x", "\xc1\xbfx", "\xe0\x80\x80x", "\xe0\x80", "\xf0\x80\x80\x80x", "\xf4\x90\x80\x80x", "\xf4\x90", "\xf5\x80\x80\x80x", "\xf7\xbf\xbf\xbfx", "\xf8\x88\x80\x80\x80x", "\xfc\x84\x80\x80\x80\x80x", "\xfe", "\xff", "\xef\xbf\xbex", "\x80x", "\xe2\x80x", "\xe2x", "\xf8\x88x", "\xf8\x88", "\xe0\x9f\xbfx", "\xed\x9f\xbfx", "é", "a",
+}
+
 // FuzzQuote checks, for any bytes, that quoting never panics, that the
 // result is printable (ASCII in C; valid, printable UTF-8 otherwise) and
 // decodes back to the input; and that the terminal form is printable.
@@ -266,8 +228,8 @@ func FuzzQuote(f *testing.F) {
 	for _, tt := range qmarkTests {
 		f.Add(tt.in)
 	}
-	for _, tt := range decodeTests {
-		f.Add(tt.in)
+	for _, in := range utf8Edges {
+		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, s := range []Style{StyleC, StyleUTF8} {

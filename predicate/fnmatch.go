@@ -41,6 +41,7 @@ package predicate
 
 import (
 	"bytes"
+	"github.com/gfind/gfind/internal/mbchar"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -1223,41 +1224,11 @@ func fnmValid(b []byte) bool {
 	return true
 }
 
-// fnmDecodeRune decodes one character the way glibc's UTF-8 converter
-// does: unlike Go it accepts values above U+10FFFF and the old 5- and
-// 6-byte forms (up to 0x7FFFFFFF); like Go it rejects overlong forms and
-// surrogates. n == 0 means invalid.
+// fnmDecodeRune decodes one character as glibc's UTF-8 converter does
+// (mbchar.Decode); n == 0 means invalid or cut short.
 func fnmDecodeRune(b []byte) (r rune, n int) {
-	b0 := b[0]
-	var min rune
-	switch {
-	case b0 < 0x80:
-		return rune(b0), 1
-	case b0 < 0xc2:
-		return 0, 0
-	case b0 < 0xe0:
-		n, r, min = 2, rune(b0&0x1f), 0x80
-	case b0 < 0xf0:
-		n, r, min = 3, rune(b0&0x0f), 0x800
-	case b0 < 0xf8:
-		n, r, min = 4, rune(b0&0x07), 0x10000
-	case b0 < 0xfc:
-		n, r, min = 5, rune(b0&0x03), 0x200000
-	case b0 < 0xfe:
-		n, r, min = 6, rune(b0&0x01), 0x4000000
-	default:
-		return 0, 0
-	}
-	if len(b) < n {
-		return 0, 0
-	}
-	for i := 1; i < n; i++ {
-		if b[i]&0xc0 != 0x80 {
-			return 0, 0
-		}
-		r = r<<6 | rune(b[i]&0x3f)
-	}
-	if r < min || (r >= 0xd800 && r <= 0xdfff) {
+	r, n, st := mbchar.Decode(b)
+	if st != mbchar.Valid {
 		return 0, 0
 	}
 	return r, n
