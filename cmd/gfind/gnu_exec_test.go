@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,28 +121,7 @@ func TestExecAgainstGNU(t *testing.T) {
 // environment env and standard input stdin.
 func runWith(t *testing.T, dir string, env []string, stdin, prog, name string, args []string) findResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Args[0] = name
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%s %q timed out", name, args)
-	}
-	r := findResult{stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %s: %v", name, err)
-	}
-	return r
+	return runProg(t, runOpts{dir: dir, env: env, stdin: stdin}, prog, name, args)
 }
 
 // TestOkAgainstGNU feeds answers to -ok and -okdir: the prompts, the

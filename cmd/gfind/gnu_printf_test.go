@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,24 +189,7 @@ func TestAgainstGNUPrintfZones(t *testing.T) {
 // runFindEnv is runFind with more environment.
 func runFindEnv(t *testing.T, dir string, env []string, prog, name string, args []string) findResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Args[0] = name
-	cmd.Dir = dir
-	cmd.Env = append(testEnv(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := findResult{stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %s: %v", name, err)
-	}
-	return r
+	return runProg(t, runOpts{dir: dir, env: append(testEnv(), env...)}, prog, name, args)
 }
 
 // gnuFileCases name files under OUT/, a directory made afresh for each

@@ -294,15 +294,33 @@ type findResult struct {
 // environment (LC_ALL=C, TZ=UTC), with stdin from /dev/null.
 func runFind(t *testing.T, dir string, nobody bool, prog, name string, args []string) findResult {
 	t.Helper()
+	return runProg(t, runOpts{dir: dir, env: testEnv(), nobody: nobody}, prog, name, args)
+}
+
+// runOpts say how runProg starts a program.
+type runOpts struct {
+	dir    string
+	env    []string // the whole environment
+	stdin  string   // empty: /dev/null
+	nobody bool     // as uid 65534
+}
+
+// runProg runs prog (argv[0] name) with args as o says, with a timeout,
+// and returns what it printed and its exit status.
+func runProg(t *testing.T, o runOpts, prog, name string, args []string) findResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Args[0] = name
-	cmd.Dir = dir
-	cmd.Env = testEnv()
+	cmd.Dir = o.dir
+	cmd.Env = o.env
+	if o.stdin != "" {
+		cmd.Stdin = strings.NewReader(o.stdin)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if nobody {
+	if o.nobody {
 		testtree.AsNobody(cmd)
 	}
 	err := cmd.Run()
