@@ -83,7 +83,7 @@ func TestFstypeEval(t *testing.T) {
 		{"nosuchfs", false},
 		{"unknown", false},
 	} {
-		n := onlyNode(t, "-fstype", tt.typ)
+		n := parseOne(t, "-fstype", tt.typ)
 		if got := n.Eval(e, s); got != tt.want {
 			t.Errorf("-fstype %s on /proc: %v, want %v", tt.typ, got, tt.want)
 		}
@@ -91,16 +91,16 @@ func TestFstypeEval(t *testing.T) {
 	// A type no file system has is always false (GNU's -O2 substitutes
 	// -false), even for a device missing from the table.
 	odd := walker.Synthetic("x", 1, walker.TypeRegular, &unix.Stat_t{Dev: unix.Mkdev(4095, 1048575)}, nil)
-	if n := onlyNode(t, "-fstype", "unknown"); n.Eval(odd, s) {
+	if n := parseOne(t, "-fstype", "unknown"); n.Eval(odd, s) {
 		t.Error("-fstype unknown matched")
 	}
-	if f := onlyNode(t, "-fstype", "nosuchfs").Facts(); f.Prob != 0 || f.Needs&NeedStat == 0 {
+	if f := parseOne(t, "-fstype", "nosuchfs").Facts(); f.Prob != 0 || f.Needs&NeedStat == 0 {
 		t.Errorf("-fstype nosuchfs: %+v", f)
 	}
 	if diag.Len() != 0 {
 		t.Errorf("diagnostics: %q", diag.String())
 	}
-	n := onlyNode(t, "-fstype", "proc")
+	n := parseOne(t, "-fstype", "proc")
 	if a := testing.AllocsPerRun(100, func() { n.Eval(e, s) }); a != 0 {
 		t.Errorf("%v allocations", a)
 	}

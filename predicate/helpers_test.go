@@ -3,6 +3,8 @@ package predicate
 import (
 	"io"
 	"os"
+	"slices"
+	"testing"
 
 	"github.com/gfind/gfind/output"
 )
@@ -44,4 +46,22 @@ func allOnlyPrints(kids []Node) bool {
 		}
 	}
 	return true
+}
+
+// parseOne parses ". ARGS" and returns its only primary, checking that
+// it renders back as ARGS.
+func parseOne(t *testing.T, args ...string) Node {
+	t.Helper()
+	cmd, err := Parse(append([]string{"."}, args...), Config{})
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", args, err)
+	}
+	and, ok := cmd.Expr.(*andNode)
+	if !ok || len(and.kids) != 2 {
+		t.Fatalf("Parse(%q) = %q, want the node and -print", args, cmd.Expr.Args())
+	}
+	if got := and.kids[0].Args(); !slices.Equal(got, args) {
+		t.Errorf("Args() = %q, want %q", got, args)
+	}
+	return and.kids[0]
 }

@@ -119,7 +119,7 @@ func TestXtypeSynthetic(t *testing.T) {
 	} {
 		var diag bytes.Buffer
 		s := newFollowState(tt.follow, &diag)
-		n := onlyNode(t, "-xtype", tt.arg)
+		n := parseOne(t, "-xtype", tt.arg)
 		if got := n.Eval(tt.e, s); got != tt.want || diag.Len() != 0 {
 			t.Errorf("%s: -xtype %s = %v (diagnostics %q), want %v", tt.name, tt.arg, got, diag.String(), tt.want)
 		}
@@ -175,7 +175,7 @@ func TestSymlinksOnDisk(t *testing.T) {
 	} {
 		var diag bytes.Buffer
 		s := newFollowState(tt.follow, &diag)
-		n := onlyNode(t, tt.args...)
+		n := parseOne(t, tt.args...)
 		var got []string
 		err := walker.Walk([]string{root}, walker.Options{Workers: 1, Follow: tt.follow, MaxDepth: 1, MinDepth: 1}, func(e *walker.Entry) walker.Action {
 			if e.Err == nil && n.Eval(e, s) {
@@ -210,7 +210,7 @@ func TestLinkAllocs(t *testing.T) {
 	s := newTestState()
 	e := walker.Synthetic("a/f", 1, walker.TypeRegular, &unix.Stat_t{Mode: unix.S_IFREG}, nil)
 	for _, args := range [][]string{{"-lname", "*"}, {"-xtype", "f"}} {
-		n := onlyNode(t, args...)
+		n := parseOne(t, args...)
 		if a := testing.AllocsPerRun(100, func() { n.Eval(e, s) }); a != 0 {
 			t.Errorf("%q: %v allocations", args, a)
 		}

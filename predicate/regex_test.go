@@ -363,30 +363,12 @@ func TestRegexEval(t *testing.T) {
 		{[]string{"-regex", `/`}, "/", 0, true},
 		{[]string{"-iregex", `.*\.TXT`}, "x/y.txt", 1, true},
 	} {
-		n := onlyNode(t, tt.args...)
+		n := parseOne(t, tt.args...)
 		e := walker.Synthetic(tt.path, tt.depth, walker.TypeRegular, nil, nil)
 		if got := n.Eval(e, s); got != tt.want {
 			t.Errorf("%q on %q: got %v, want %v", tt.args, tt.path, got, tt.want)
 		}
 	}
-}
-
-// onlyNode parses ". ARGS" and returns its only primary, checking that
-// it renders back as ARGS.
-func onlyNode(t *testing.T, args ...string) Node {
-	t.Helper()
-	cmd, err := Parse(append([]string{"."}, args...), Config{})
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", args, err)
-	}
-	and, ok := cmd.Expr.(*andNode)
-	if !ok || len(and.kids) != 2 {
-		t.Fatalf("Parse(%q) = %q, want the node and -print", args, cmd.Expr.Args())
-	}
-	if got := and.kids[0].Args(); !slices.Equal(got, args) {
-		t.Errorf("Args() = %q, want %q", got, args)
-	}
-	return and.kids[0]
 }
 
 func TestRegexAllocs(t *testing.T) {

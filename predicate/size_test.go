@@ -117,23 +117,6 @@ func TestSizeStatFails(t *testing.T) {
 	}
 }
 
-// parseOne parses "op arg..." alone and returns its node.
-func parseOne(t *testing.T, args ...string) Node {
-	t.Helper()
-	cmd, err := Parse(append([]string{"."}, args...), Config{})
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", args, err)
-	}
-	and, ok := cmd.Expr.(*andNode)
-	if !ok || len(and.kids) != 2 {
-		t.Fatalf("Parse(%q) = %q, want the node and -print", args, cmd.Expr.Args())
-	}
-	if got := and.kids[0].Args(); !slices.Equal(got, args) {
-		t.Errorf("Args() = %q, want %q", got, args)
-	}
-	return and.kids[0]
-}
-
 func FuzzSize(f *testing.F) {
 	for _, tt := range sizeTests {
 		f.Add(tt.arg, tt.size)
