@@ -8,4 +8,7 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require golang.org/x/tools v0.26.0 // indirect
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

@@ -38,6 +38,21 @@ type Config struct {
 	// Now is the time the command started, which the time tests
 	// measure from (GNU's options.start_time); zero means time.Now().
 	Now time.Time
+
+	// gfind's extras, from its own leading options (cmd/gfind). None of
+	// them changes what a GNU find command line does.
+
+	// Color is true when names are to be colored (--color=always, or
+	// auto on a terminal); -color and -nocolor override it.
+	Color bool
+	// DryRun (--dry-run) makes -delete print what it would unlink.
+	DryRun bool
+	// JSON (--json) makes -print (and the implicit -print) print JSON
+	// lines, as -printjson does.
+	JSON bool
+	// QuietErrors (--quiet-errors) is -noerror: permission errors are
+	// not printed.
+	QuietErrors bool
 }
 
 // Command is a parsed command line.

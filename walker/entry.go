@@ -88,6 +88,15 @@ type Options struct {
 	// IgnoreReaddirRace silently skips files that vanish between the
 	// directory read and a later stat or open.
 	IgnoreReaddirRace bool
+	// Sort (gfind -s) visits each directory's entries sorted by name in
+	// byte order, depth first, while directories are still read in
+	// parallel.
+	Sort bool
+	// Exclude, when set, is asked about every file before anything else
+	// (before MinDepth, the visit and descending): a file it reports is
+	// neither visited nor descended into (bfs's -exclude). It runs on the
+	// worker goroutines, like the visit function.
+	Exclude func(*Entry) bool
 }
 
 // Entry is one file met by the walk.

@@ -243,7 +243,7 @@ func (s *wstate) startRoot(d *dir) bool {
 	d.linkFollowed = e.follow
 	d.id, d.idExact = idOf(st), true
 	d.rootDev = uint64(st.Dev)
-	return true
+	return w.opt.Exclude == nil || !w.opt.Exclude(e)
 }
 
 // child describes a subdirectory to descend into.
@@ -280,6 +280,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		if !s.followLink(d) {
 			return false, c
 		}
+	}
+	if opt.Exclude != nil && opt.Exclude(e) {
+		return false, c
 	}
 	if e.Type != TypeDir {
 		if e.Depth >= opt.MinDepth {

@@ -25,6 +25,13 @@ type cli struct {
 	Threads int  `short:"j" name:"threads" help:"Number of worker goroutines (default: number of CPUs). -j1 gives GNU find's exact output order."`
 	Help    bool `name:"help" help:"Print this help and exit."`
 	Version bool `name:"version" help:"Print the version and exit."`
+	// gfind's extras; none changes a GNU find command line.
+	Sort        bool   `short:"s" name:"sort" help:"Visit each directory's entries sorted by name (byte order)."`
+	Color       string `name:"color" enum:"auto,always,never" default:"auto" help:"Color names as ls does, from LS_COLORS: auto (on a terminal), always or never."`
+	DryRun      bool   `name:"dry-run" help:"Make -delete print what it would unlink instead of unlinking."`
+	JSON        bool   `name:"json" help:"Print matches as JSON lines (as -printjson) instead of names."`
+	QuietErrors bool   `name:"quiet-errors" help:"Do not print permission errors (as -noerror); the exit status is still 1."`
+	Stats       bool   `name:"stats" help:"Print a one-line summary on standard error at the end."`
 }
 
 // usageError is a mistake in the leading options. GNU find follows some
@@ -44,7 +51,7 @@ var debugFlags = []string{"exec", "opt", "rates", "search", "stat", "tree", "tim
 // gfind's own options: given the expression it would read "-name" as
 // the short flag -n followed by "ame", silently.
 func splitArgs(argv []string, quote func(string) string, warn func(string)) (*options, []string, error) {
-	o := &options{optLevel: 2}
+	o := &options{optLevel: 2, cli: cli{Color: "auto"}}
 	var own []string
 	i := 0
 loop:
@@ -82,6 +89,9 @@ loop:
 			i++
 			break loop
 		case isOwnOption(a):
+			if a == "--color" {
+				a = "--color=always" // as ls: a bare --color means always
+			}
 			own = append(own, a)
 			if (a == "-j" || a == "--threads") && i+1 < len(argv) {
 				i++
@@ -112,7 +122,10 @@ func isOwnOption(a string) bool {
 	switch {
 	case a == "--help", a == "--version", a == "-j", a == "--threads":
 		return true
-	case strings.HasPrefix(a, "--threads="):
+	case a == "-s", a == "--sort", a == "--color", a == "--dry-run", a == "--json",
+		a == "--quiet-errors", a == "--stats":
+		return true
+	case strings.HasPrefix(a, "--threads="), strings.HasPrefix(a, "--color="):
 		return true
 	case strings.HasPrefix(a, "-j") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
 		return true

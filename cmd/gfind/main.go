@@ -46,6 +46,11 @@ func run(args []string) int {
 		Quote:    diag.Quote,
 		UTF8:     diag.Style() == output.StyleUTF8,
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
+
+		Color:       opts.cli.Color == "always" || opts.cli.Color == "auto" && isTerminal(1),
+		DryRun:      opts.cli.DryRun,
+		JSON:        opts.cli.JSON,
+		QuietErrors: opts.cli.QuietErrors,
 	})
 	switch {
 	case errors.Is(err, predicate.ErrHelp):
@@ -67,6 +72,7 @@ func run(args []string) int {
 	}
 	walk := cmd.Walk
 	walk.Workers = workers
+	walk.Sort = walk.Sort || opts.cli.Sort
 
 	sink := output.NewSink(os.Stdout, diag)
 	states := make([]*predicate.State, workers)
