@@ -76,6 +76,11 @@ type dir struct {
 	// yet: 1 while the directory is being read, plus its children that are
 	// not post-visited.
 	unfinished atomic.Int32
+
+	// refs counts, in a parallel pre-order walk, what still points at
+	// this item: the item itself until read, each child item, and a
+	// worker's path buffer. At zero the item is recycled (parallel_linux.go).
+	refs atomic.Int32
 }
 
 // reset clears a reused dir (serial mode keeps one per depth), keeping

@@ -96,7 +96,7 @@ type Options struct {
 	// (before MinDepth, the visit and descending): a file it reports is
 	// neither visited nor descended into (bfs's -exclude). It runs on the
 	// worker goroutines, like the visit function.
-	Exclude func(*Entry) bool
+	Exclude func(*Entry) bool `json:"-"`
 }
 
 // Entry is one file met by the walk.
