@@ -29,6 +29,9 @@ type Diag struct {
 	mu     sync.Mutex // serialises writes to w
 	w      io.Writer
 	failed atomic.Bool
+	errs   atomic.Int64 // failing diagnostics written, for --stats
+	// Set before the walk by SetQuietErrors and SetJSON (json.go).
+	quietPerm, json bool
 }
 
 // NewDiag returns a Diag writing to w (normally os.Stderr) with lines
@@ -62,6 +65,14 @@ func (d *Diag) Quote(s string) string { return d.style.Quote(s) }
 //
 //	gfind: File system loop detected; 'a/b/up' is part of the same file system loop as 'a'.
 func (d *Diag) FileError(path []byte, err error) {
+	if d.quietPerm && isPermError(err) {
+		d.failed.Store(true) // -noerror hides the message, not the failure
+		return
+	}
+	if d.json {
+		d.finish(appendJSONError(make([]byte, 0, 128), path, err), true)
+		return
+	}
 	var loop *walker.LoopError
 	if errors.As(err, &loop) {
 		d.Errorf("File system loop detected; %s is part of the same file system loop as %s.",
@@ -115,6 +126,7 @@ func (d *Diag) start() []byte {
 func (d *Diag) finish(line []byte, fail bool) {
 	if fail {
 		d.failed.Store(true)
+		d.errs.Add(1)
 	}
 	line = append(line, '\n')
 	d.mu.Lock()

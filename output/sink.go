@@ -106,6 +106,12 @@ func (s *Sink) Stop() {
 	s.mu.Unlock()
 }
 
+// Abandon makes the Sink refuse every later write at once, without the
+// lock that a running -exec child or a write in progress holds: the
+// walk sees Stopped from its next entry. That write still completes;
+// Stop, called afterwards, waits for it. (gfind's signal handler.)
+func (s *Sink) Abandon() { s.stopped.Store(true) }
+
 // Close ends the Sink after every Buffer has been flushed: it stops it
 // and closes the file unless it is standard output or standard error.
 // It returns the first write or close error, which has already been

@@ -1,6 +1,10 @@
 package predicate
 
 import (
+	"fmt"
+	"os"
+	"sync"
+
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -8,6 +12,7 @@ import (
 
 func init() {
 	table["delete"] = entry{kindAction, parseDelete}
+	table["delete-dry-run"] = entry{kindAction, parseDelete}
 }
 
 // costDelete is one unlinkat(2), about ten times a stat.
@@ -23,11 +28,37 @@ type deleteNode struct {
 	// ignoreRace is -ignore_readdir_race, as it stands once the whole
 	// command line is parsed (set by checkDelete).
 	ignoreRace bool
+	// dry is set for -delete-dry-run, and for -delete under --dry-run.
+	dry *drySet
+	op  string
+}
+
+// drySet is what a dry run has "deleted" so far, by path, shared by the
+// workers. A dry run unlinks nothing, so a directory is never empty when
+// its post-order visit comes; it counts as empty when every name in it
+// is in the set, which is when the real -delete would find it empty
+// (its contents were visited, and removed, before it).
+type drySet struct {
+	mu    sync.Mutex
+	paths map[string]struct{}
 }
 
 func parseDelete(p *parser, op string) error {
 	p.walk.PostOrder = true // -delete implies -depth
-	p.push(&deleteNode{})
+	n := &deleteNode{op: op}
+	if op == "-delete-dry-run" || p.cfg.DryRun {
+		// One set for the whole command line: what one -delete removes
+		// empties a directory for another.
+		for _, t := range p.toks {
+			if d, ok := t.node.(*deleteNode); ok && d.dry != nil {
+				n.dry = d.dry
+			}
+		}
+		if n.dry == nil {
+			n.dry = &drySet{paths: map[string]struct{}{}}
+		}
+	}
+	p.push(n)
 	return nil
 }
 
@@ -35,6 +66,9 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 	name := e.AtName()
 	if e.DirFD() == unix.AT_FDCWD && string(name) == "." {
 		return true // GNU never removes the starting point "."
+	}
+	if n.dry != nil {
+		return n.dryRun(e, s)
 	}
 	// The type comes from the walk: d_type, or under -L the target's
 	// (then a link to a directory fails with ENOTDIR, as in GNU). When
@@ -54,14 +88,91 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 	case err == unix.ENOENT && n.ignoreRace:
 		return true // vanished meanwhile: -ignore_readdir_race
 	}
+	return n.fail(e, s, err)
+}
+
+// fail reports a file -delete could not remove.
+func (n *deleteNode) fail(e *walker.Entry, s *State, err error) bool {
 	// GNU's error() flushes stdout before it writes to stderr.
 	s.Out.Flush()
 	s.Diag.Errorf("cannot delete %s: %s", s.Diag.Quote(string(e.Path)), output.Strerror(err))
 	return false
 }
 
-func (*deleteNode) Facts() Facts   { return Facts{Prints: true, Cost: costDelete, Prob: 1} }
-func (*deleteNode) Args() []string { return []string{"-delete"} }
+// dryRun is -delete without the unlinkat: it prints the path, as -print
+// does, when the real -delete would remove the file, and otherwise gives
+// the real one's message and result. What it foresees: a file gone
+// meanwhile (ENOENT, silent under -ignore_readdir_race), a directory
+// that is not empty once everything the run deletes is gone (ENOTEMPTY),
+// a link to a directory under -L (ENOTDIR). What it cannot: permissions,
+// a read-only or busy file system; those fail only in the real run.
+func (n *deleteNode) dryRun(e *walker.Entry, s *State) bool {
+	var err error
+	if e.Type == walker.TypeDir {
+		err = n.dry.emptyAfterRun(e)
+	} else {
+		var st unix.Stat_t
+		err = unix.Fstatat(e.DirFD(), string(e.AtName()), &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == nil && e.Type == walker.TypeUnknown && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			err = n.dry.emptyAfterRun(e)
+		}
+	}
+	switch {
+	case err == nil:
+	case err == unix.ENOENT && n.ignoreRace:
+		return true
+	default:
+		return n.fail(e, s, err)
+	}
+	n.dry.mu.Lock()
+	n.dry.paths[string(e.Path)] = struct{}{}
+	n.dry.mu.Unlock()
+	s.Out.Print(e.Path, '\n')
+	return true
+}
+
+// emptyAfterRun opens the directory as the real rmdir would find it (by
+// name in its parent, not following a link) and returns ENOTEMPTY unless
+// every name in it was "deleted" by this dry run.
+func (d *drySet) emptyAfterRun(e *walker.Entry) error {
+	fd, err := unix.Openat(e.DirFD(), string(e.AtName()), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err == unix.ELOOP {
+		err = unix.ENOTDIR // rmdir of a symbolic link
+	}
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), string(e.Path))
+	defer f.Close()
+	names, rerr := f.Readdirnames(-1)
+	if rerr != nil {
+		if pe, ok := rerr.(*os.PathError); ok {
+			return pe.Err
+		}
+		return rerr
+	}
+	prefix := string(e.Path)
+	if len(prefix) == 0 || prefix[len(prefix)-1] != '/' {
+		prefix += "/" // a starting point "dir/" is not doubled, as the walk does
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, name := range names {
+		if _, ok := d.paths[prefix+name]; !ok {
+			return unix.ENOTEMPTY
+		}
+	}
+	return nil
+}
+
+func (*deleteNode) Facts() Facts { return Facts{Prints: true, Cost: costDelete, Prob: 1} }
+
+func (n *deleteNode) Args() []string {
+	if n.op == "" {
+		return []string{"-delete"}
+	}
+	return []string{n.op}
+}
 
 // checkDelete is GNU's check_option_combinations, run on the whole
 // argument list before the expression is built: -delete turns -depth
@@ -83,4 +194,86 @@ func (p *parser) checkDelete() error {
 		return p.errorf("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.")
 	}
 	return nil
+}
+
+// checkPreserveRoot refuses, unless --no-preserve-root, a command line
+// whose -delete runs on every file (nothing before it can be false, as in
+// "gfind / -delete" or "gfind / -print -delete") from a starting point
+// that is the root directory: "/", "//", "/.", "/..", or any name of it,
+// found by comparing device and inode with those of "/" (lstat under -P,
+// as the walk sees a starting point). rm's --preserve-root, for find. A
+// dry run is not refused: it removes nothing.
+func checkPreserveRoot(cfg Config, expr Node, roots []string) error {
+	if cfg.NoPreserveRoot || !deletesAll(expr) {
+		return nil
+	}
+	var slash unix.Stat_t
+	if unix.Stat("/", &slash) != nil {
+		return nil
+	}
+	for _, r := range roots {
+		var st unix.Stat_t
+		var err error
+		if cfg.Follow == walker.FollowNever {
+			err = unix.Lstat(r, &st)
+		} else {
+			err = unix.Stat(r, &st)
+		}
+		if err != nil || st.Dev != slash.Dev || st.Ino != slash.Ino {
+			continue
+		}
+		same := ""
+		if r != "/" {
+			same = fmt.Sprintf(" (same as %s)", cfg.Quote("/"))
+		}
+		return &ParseError{
+			Msg:  fmt.Sprintf("it is dangerous to run -delete on every file under %s%s", cfg.Quote(r), same),
+			Hint: "use --no-preserve-root to override this failsafe",
+		}
+	}
+	return nil
+}
+
+// deletesAll reports whether evaluating n reaches a real -delete for
+// every file: through -and when what comes before is always true (the
+// options, -true, -print, -print0), through "," always, and as the first
+// operand of -or and of "!". A -delete behind a test that can be false
+// (-name, -type, -newer...) is never refused.
+func deletesAll(n Node) bool {
+	switch n := n.(type) {
+	case *deleteNode:
+		return n.dry == nil
+	case *notNode:
+		return deletesAll(n.kid)
+	case *orNode:
+		return len(n.kids) > 0 && deletesAll(n.kids[0])
+	case *commaNode:
+		for _, k := range n.kids {
+			if deletesAll(k) {
+				return true
+			}
+		}
+	case *andNode:
+		for _, k := range n.kids {
+			if deletesAll(k) {
+				return true
+			}
+			if !alwaysTrue(k) {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// alwaysTrue reports whether n is true for every file without looking at
+// it: an option or -true, -print, -print0.
+func alwaysTrue(n Node) bool {
+	switch n := n.(type) {
+	case *constNode:
+		return n.val
+	case *printNode:
+		return true
+	}
+	return false
 }

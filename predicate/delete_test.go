@@ -1,8 +1,10 @@
 package predicate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +104,127 @@ func TestDeleteVanished(t *testing.T) {
 		if len(result) != 1 || result[0] != race || msg.String() != want {
 			t.Errorf("-ignore_readdir_race %v: %v, %q; want %v, %q", race, result, msg.String(), race, want)
 		}
+	}
+}
+
+// dryTree makes a tree where some directories empty out under -delete
+// and some do not, depending on the expression.
+func dryTree(t *testing.T) string {
+	root := t.TempDir()
+	for _, d := range []string{"a/b/c", "a/e", "keep/sub", "empty"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a/b/c/x.o", "a/b/y.o", "a/e/z.c", "keep/sub/w.o", "keep/v.c", "top.o"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(root, "link.o")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// listTree returns root and every path under it, sorted.
+func listTree(root string) []string {
+	var out []string
+	filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+		if err == nil {
+			out = append(out, p)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// TestDeleteDryRun: -delete-dry-run prints exactly the files -delete
+// removes on the same tree, with the same messages and exit status for
+// the directories that would not be empty, and removes nothing.
+func TestDeleteDryRun(t *testing.T) {
+	exprs := [][]string{
+		{"-delete"},
+		{"-name", "*.o", "-delete"},
+		{"-name", "[abcy]*", "-delete"}, // a and b keep contents: Directory not empty
+		{"-type", "f", "-delete", "-o", "-type", "d", "-name", "*e*", "-delete"},
+		{"-path", "*/keep*", "-prune", "-o", "-depth", "-delete"},
+		{"-mindepth", "2", "-delete"},
+	}
+	for _, expr := range exprs {
+		for _, workers := range []int{1, 4} {
+			name := fmt.Sprintf("%q/j%d", expr, workers)
+			real, dry := dryTree(t), dryTree(t)
+			before := listTree(real)
+			rr := runCommand(t, workers, "", append([]string{real}, expr...)...)
+			var removed []string
+			for _, p := range before {
+				if _, err := os.Lstat(p); err != nil {
+					removed = append(removed, strings.TrimPrefix(p, real))
+				}
+			}
+			dexpr := slices.Clone(expr)
+			for i, a := range dexpr {
+				if a == "-delete" {
+					dexpr[i] = "-delete-dry-run"
+				}
+			}
+			dbefore := listTree(dry)
+			dr := runCommand(t, workers, "", append([]string{dry}, dexpr...)...)
+			if after := listTree(dry); !slices.Equal(after, dbefore) {
+				t.Errorf("%s: the dry run changed the tree: %q", name, after)
+			}
+			var printed []string
+			for _, l := range strings.Split(strings.TrimSuffix(dr.stdout, "\n"), "\n") {
+				if l != "" {
+					printed = append(printed, strings.TrimPrefix(l, dry))
+				}
+			}
+			slices.Sort(printed)
+			if !slices.Equal(printed, removed) {
+				t.Errorf("%s: dry run printed %q, -delete removed %q", name, printed, removed)
+			}
+			if len(removed) == 0 {
+				t.Errorf("%s: nothing removed: a useless case", name)
+			}
+			rmsg := sortedLines(strings.ReplaceAll(rr.stderr, real, "ROOT"))
+			dmsg := sortedLines(strings.ReplaceAll(dr.stderr, dry, "ROOT"))
+			if !slices.Equal(rmsg, dmsg) || rr.failed != dr.failed {
+				t.Errorf("%s: dry run stderr %q (failed %v), -delete %q (%v)", name, dmsg, dr.failed, rmsg, rr.failed)
+			}
+		}
+	}
+}
+
+// TestDryRunConfig: --dry-run (Config.DryRun) turns every -delete into
+// -delete-dry-run, which keeps -delete's parse rules (-depth, -prune).
+func TestDryRunConfig(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		cfg  Config
+		want string
+	}{
+		{[]string{".", "-delete"}, Config{}, "-delete"},
+		{[]string{".", "-delete"}, Config{DryRun: true}, "-delete-dry-run"},
+		{[]string{".", "-delete-dry-run"}, Config{}, "-delete-dry-run"},
+	} {
+		cmd, err := Parse(tt.args, tt.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := cmd.Expr.(*deleteNode)
+		if got := (n.dry != nil); got != (tt.want == "-delete-dry-run") || !cmd.Walk.PostOrder {
+			t.Errorf("%q %+v: dry %v, PostOrder %v", tt.args, tt.cfg.DryRun, got, cmd.Walk.PostOrder)
+		}
+	}
+	if _, err := Parse([]string{".", "-prune", "-delete-dry-run"}, Config{}); err == nil {
+		t.Error("-prune -delete-dry-run accepted, want -delete's refusal")
+	}
+	root := dryTree(t)
+	before := listTree(root)
+	r := runCommand(t, 1, "", root, "-name", "*.o", "-delete-dry-run")
+	if after := listTree(root); !slices.Equal(before, after) || !strings.Contains(r.stdout, root+"/top.o\n") {
+		t.Errorf("stdout %q; tree %q", r.stdout, after)
 	}
 }

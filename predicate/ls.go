@@ -39,6 +39,7 @@ type lsNode struct {
 	now       int64 // the start of the run, for the recent-file rule
 	blockSize int64 // 1024, or 512 under POSIXLY_CORRECT
 	w         *lsWidths
+	color     *colorizer // -ls on standard output with colors on (color.go)
 }
 
 // lsWidths are list_file's field widths.
@@ -154,11 +155,19 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	}
 	dst = append(dst, ' ')
 
-	dst = appendLsName(dst, e.Path)
+	if n.color != nil {
+		dst = n.color.appendPath(dst, e, s, appendLsName)
+	} else {
+		dst = appendLsName(dst, e.Path)
+	}
 	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		if target, err := e.Readlink(); err == nil {
 			dst = append(dst, " -> "...)
-			dst = appendLsName(dst, target)
+			if n.color != nil {
+				dst = n.color.appendTarget(dst, e, target, appendLsName)
+			} else {
+				dst = appendLsName(dst, target)
+			}
 		} else {
 			// GNU's error (0, errno, "%s", name): the path unquoted,
 			// and the exit status is left alone.

@@ -61,11 +61,13 @@ type State struct {
 	statReported bool
 	exec         *execState       // this worker's -exec ... + batches (exec.go)
 	files        []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
+	limit        *limiter         // -limit's shared count, or nil (limit.go)
+	matches      int64            // entries the whole expression was true for
 }
 
 // NewState returns the state for one worker of cmd writing through sink.
 func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
-	return &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow}
+	return &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow, limit: cmd.lim}
 }
 
 // stat returns the status the tests see for e, as GNU's options.xstat:
@@ -119,11 +121,19 @@ func (s *State) Stopped() bool { return s.sink.Stopped() }
 // next: Prune when -prune was true on a directory, Stop after -quit.
 func (s *State) Visit(expr Node, e *walker.Entry) walker.Action {
 	s.prune, s.statReported = false, false
+	if s.limit != nil && !s.limit.acquire() {
+		return walker.Stop
+	}
 	if s.exec != nil && len(s.exec.dir) > 0 {
 		s.exec.beforeVisit(e, s)
 	}
-	expr.Eval(e, s)
+	matched := expr.Eval(e, s)
+	if matched {
+		s.matches++
+	}
 	switch {
+	case s.limit != nil && s.limit.release(matched):
+		return walker.Stop // the Nth match (limit.go)
 	case s.sink.Stopped():
 		return walker.Stop
 	case s.prune:

@@ -47,6 +47,9 @@ type Config struct {
 	Color bool
 	// DryRun (--dry-run) makes -delete print what it would unlink.
 	DryRun bool
+	// NoPreserveRoot (--no-preserve-root) allows a -delete that nothing
+	// guards on a starting point that is the root directory (delete.go).
+	NoPreserveRoot bool
 	// JSON (--json) makes -print (and the implicit -print) print JSON
 	// lines, as -printjson does.
 	JSON bool
@@ -63,6 +66,10 @@ type Command struct {
 	RootErrors []string
 	Expr       Node // the expression, with the implicit -print added
 	Walk       walker.Options
+	// Exclude is the -exclude operands joined with -o (nil: none); see
+	// ExcludeFunc.
+	Exclude Node
+	Extras  // gfind's -limit and -noerror (limit.go)
 }
 
 // Token kinds and precedences, as GNU find's tree.c has them.
@@ -87,6 +94,7 @@ type token struct {
 	prec       int
 	name       string // as the user spelled it, for messages
 	artificial bool   // added by the parser: the outer ( ) -print
+	exclude    bool   // a tokNot that is -exclude (exclude.go)
 	node       Node
 }
 
@@ -105,6 +113,7 @@ type parser struct {
 	roots          []string
 	cur            string // the primary being parsed, for messages
 	files0         string // -files0-from FILE
+	ext            Extras // set by gfind's own primaries (limit.go)
 }
 
 // Parse parses find's arguments after the leading options: starting
@@ -128,6 +137,7 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err := p.buildList(); err != nil {
 		return nil, err
 	}
+	p.applyColor() // color.go: -print and -ls colored under --color or -color
 	if err := p.checkDelete(); err != nil {
 		return nil, err
 	}
@@ -139,7 +149,10 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk}, nil
+	if err := checkPreserveRoot(p.cfg, expr, roots); err != nil {
+		return nil, err
+	}
+	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras()}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
@@ -203,11 +216,11 @@ func (p *parser) buildList() error {
 	switch {
 	case len(p.toks) == 1:
 		p.toks = p.toks[:0]
-		p.push(&printNode{op: "-print", term: '\n'})
+		p.push(p.print("-print"))
 	case !p.prints():
 		p.toks = append(p.toks, token{kind: tokClose, prec: precNone, name: ")", artificial: true})
 		p.cur = "-print"
-		p.push(&printNode{op: "-print", term: '\n'})
+		p.push(p.print("-print"))
 		p.toks[len(p.toks)-1].artificial = true
 	default:
 		p.toks = p.toks[1:]
@@ -288,6 +301,11 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 			return nil, err
 		}
 		next = &notNode{kid: kid}
+		if t.exclude {
+			if next, err = p.addExclude(kid); err != nil {
+				return nil, err
+			}
+		}
 	case tokOpen:
 		if p.pos+1 >= len(p.toks) || p.toks[p.pos+1].artificial {
 			return nil, p.errorf("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '%s'", t.name)

@@ -53,7 +53,7 @@ var table = map[string]entry{
 	"false":      {kindTest, constant(false)},
 
 	// Actions.
-	"print":  {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: '\n'}); return nil }},
+	"print":  {kindAction, func(p *parser, op string) error { p.push(p.print(op)); return nil }},
 	"print0": {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: 0}); return nil }},
 	"prune":  {kindAction, func(p *parser, op string) error { p.push(pruneNode{}); return nil }},
 	"quit":   {kindAction, func(p *parser, op string) error { p.push(quitNode{}); return nil }},

@@ -81,6 +81,12 @@ type dir struct {
 	// this item: the item itself until read, each child item, and a
 	// worker's path buffer. At zero the item is recycled (parallel_linux.go).
 	refs atomic.Int32
+
+	// chunk, when set, makes this item not a directory but a share of
+	// its parent's records for another worker to visit: a big
+	// directory's per-entry work (stats above all) is split across
+	// workers (parallel_linux.go, splitChunk).
+	chunk *[]byte
 }
 
 // reset clears a reused dir (serial mode keeps one per depth), keeping
@@ -369,6 +375,7 @@ func (w *walk) openChild(d *dir, scratch *[]candidate, dropParent bool) error {
 			return err
 		}
 	}
+	hookBeforeOpen(d)
 	fd, err := openDir(pfd, &d.name[0], d.follow)
 	if err == unix.EMFILE || err == unix.ENFILE {
 		// Other parts of the program hold more than the reserve: give

@@ -145,7 +145,17 @@ type Entry struct {
 	link     []byte // Readlink's result, in linkBuf
 	linkBuf  []byte
 	linkErr  error
+	// nstat counts the fstatat calls made through this Entry. Each
+	// worker has one Entry for its whole walk, so this is a per-worker
+	// count that costs one increment and no atomic (for --stats).
+	nstat int64
 }
+
+// StatCalls returns the number of stat system calls made through e, by
+// the walker and by callers, since the walk started; e is the worker's
+// Entry, reused for every file it visits, so this counts all of that
+// worker's calls. Read it during a visit, or once Walk has returned.
+func (e *Entry) StatCalls() int64 { return e.nstat }
 
 // Name returns the base name, Path[NameOff:].
 func (e *Entry) Name() []byte { return e.Path[e.NameOff:] }

@@ -22,6 +22,7 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 	if name == nil {
 		return e.noName()
 	}
+	e.nstat++
 	return fstatat(e.dirfd, name, st, flags)
 }
 

@@ -237,6 +237,10 @@ func (k *worker) waitWork() bool {
 func (k *worker) process(d *dir) {
 	w := k.w
 	opt := &w.opt
+	if d.chunk != nil {
+		k.processChunk(d)
+		return
+	}
 	if w.stop.Load() {
 		k.abandon(d)
 		return
@@ -359,38 +363,67 @@ func (k *worker) readDir(d *dir) {
 			return
 		}
 		buf := k.dbuf[:n]
-		for pos := 0; ; {
-			de, next, ok := nextDirent(buf, pos)
-			if !ok {
-				break
-			}
-			pos = next
-			if de.ino == 0 {
-				continue
-			}
-			if isDots(de.name) {
-				// Only before any child is out: from then on, d.id is
-				// read by other workers.
-				if !checkedDot && len(de.name) == 1 && !pushed {
-					checkedDot = true
-					if !k.checkDot(d, fd, de.ino) {
-						k.dropBatch()
-						return
-					}
+		if !checkedDot && !pushed {
+			// Check "." before visiting any record of the chunk: on
+			// ext4 it comes in hash order, not first, and a directory
+			// swapped in since it was listed must not be walked.
+			if ino, ok := dotRecord(buf); ok {
+				checkedDot = true
+				if !k.checkDot(d, fd, ino) {
+					k.dropBatch()
+					return
 				}
-				continue
 			}
-			if w.stop.Load() {
-				k.dropBatch()
-				return
-			}
-			descend, c := k.entry(d, fd, &de)
-			if descend {
-				k.batch = append(k.batch, k.newChild(d, de.name, c, follow))
-			}
+		}
+		if checkedDot && n >= splitMinBytes && k.p.nidle.Load() > 0 {
+			// A big directory and an idle worker: hand it this chunk and
+			// read on. The first chunk (with ".") is never handed out.
+			k.splitChunk(d, buf)
+			continue
+		}
+		if !k.visitChunk(d, fd, buf, &checkedDot, pushed, follow) || w.stop.Load() {
+			k.dropBatch()
+			return
 		}
 	}
 	k.dropBatch()
+}
+
+// visitChunk visits the records in buf, a getdents chunk of d, and
+// collects d's subdirectories in k.batch. checkedDot and pushed are the
+// reader's state for the "." check; a worker visiting a split chunk
+// passes checkedDot true. It returns false when d is not to be read on
+// (it turned out to be its own ancestor).
+func (k *worker) visitChunk(d *dir, fd int, buf []byte, checkedDot *bool, pushed, follow bool) bool {
+	w := k.w
+	for pos := 0; ; {
+		de, next, ok := nextDirent(buf, pos)
+		if !ok {
+			return true
+		}
+		pos = next
+		if de.ino == 0 {
+			continue
+		}
+		if isDots(de.name) {
+			// Only before any child is out: from then on, d.id is
+			// read by other workers.
+			if !*checkedDot && len(de.name) == 1 && !pushed {
+				*checkedDot = true
+				if !k.checkDot(d, fd, de.ino) {
+					return false
+				}
+			}
+			continue
+		}
+		if w.stop.Load() {
+			return true
+		}
+		descend, c := k.entry(d, fd, &de)
+		if descend {
+			k.batch = append(k.batch, k.newChild(d, de.name, c, follow))
+		}
+	}
 }
 
 // dropBatch forgets children not pushed (after a Stop or a loop).
@@ -490,5 +523,72 @@ func (k *worker) holdPath() {
 			k.unref(k.held)
 		}
 		k.held = cur
+	}
+}
+
+// Splitting a big directory. One worker reads a directory; when another
+// is idle, the reader copies each further getdents chunk into a chunk
+// item and pushes it, so the idle worker visits those records (and
+// makes their stats) while the reader goes on reading. A chunk item
+// holds, like a child, a want on the directory's descriptor, a
+// reference, and under PostOrder an unfinished count.
+
+// splitMinBytes is the smallest chunk worth handing over: a full
+// getdents buffer of short names is about a thousand records.
+const splitMinBytes = direntBufSize / 2
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, direntBufSize); return &b }}
+
+// splitChunk pushes a copy of buf, a chunk of d's records, as an item.
+func (k *worker) splitChunk(d *dir, buf []byte) {
+	p := k.p
+	b := chunkPool.Get().(*[]byte)
+	*b = append((*b)[:0], buf...)
+	x := k.allocDir()
+	x.chunk = b
+	x.parent = d
+	x.depth = d.depth
+	x.refs.Store(1)
+	d.refs.Add(1)
+	d.mu.Lock()
+	d.want++
+	d.mu.Unlock()
+	if p.w.opt.PostOrder {
+		d.unfinished.Add(1)
+	}
+	p.pending.Add(1)
+	k.push([]*dir{x}, true)
+}
+
+// processChunk visits a chunk item's records, then gives back what the
+// item held on its directory.
+func (k *worker) processChunk(x *dir) {
+	w := k.w
+	d := x.parent
+	b := x.chunk
+	if !w.stop.Load() {
+		fd, err := w.pin(d)
+		if err != nil {
+			k.setDirEntry(d, -1)
+			k.report("open", err)
+		} else {
+			k.pb.setDir(d)
+			checked := true
+			k.visitChunk(d, fd, *b, &checked, true, w.opt.Follow == FollowAll)
+			if len(k.batch) > 0 {
+				if w.stop.Load() {
+					k.dropBatch()
+				} else {
+					k.pushBatch(d, false)
+				}
+			}
+			w.unpin(d, false)
+		}
+	}
+	x.chunk = nil
+	chunkPool.Put(b)
+	w.release(d)
+	if w.opt.PostOrder && d.unfinished.Add(-1) == 0 {
+		k.complete(d, true)
 	}
 }

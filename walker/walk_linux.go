@@ -24,6 +24,10 @@ func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
 	w := &walk{opt: opt, visit: visit}
 	var workers int
 	w.fds, workers = newFDs(opt.Workers)
+	if opt.Sort {
+		runSorted(w, roots, workers)
+		return nil
+	}
 	if opt.Workers == 1 {
 		s := newSerial(w)
 		for _, r := range roots {
@@ -99,6 +103,8 @@ func (s *wstate) report(op string, err error) {
 	e := &s.e
 	if le, ok := err.(*LoopError); ok {
 		e.Err = le
+	} else if err == errChanged {
+		e.Err = err // its own sentence, as "gfind: 'x': directory changed during the walk"
 	} else {
 		e.Err = &fs.PathError{Op: op, Path: string(e.Path), Err: err}
 	}
@@ -301,6 +307,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 	default:
 		c.id = fileID{d.id.dev, de.ino}
 	}
+	if opt.Follow == FollowAll && !e.follow && s.closesLoop(d, &c) {
+		return false, c
+	}
 	if descend && opt.XDev {
 		if !c.exact {
 			st, err := e.Lstat()
@@ -326,6 +335,33 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		}
 	}
 	return descend && !w.stop.Load(), c
+}
+
+// closesLoop reports whether the directory of the current entry, a
+// real directory (not a link) met under -L, is one of its ancestors:
+// below a followed link, walking down can come back to where the link
+// was followed from (root/d/up -> .., then up/d is root/d again). fts
+// finds this by stating every directory; here the record's d_ino is
+// compared with the ancestors' inode numbers, which costs no system
+// call, and only a match is confirmed by a stat.
+func (s *wstate) closesLoop(d *dir, c *child) bool {
+	for x := d; x != nil; x = x.parent {
+		if x.id.ino != c.id.ino {
+			continue
+		}
+		if !c.exact {
+			st, err := s.e.Lstat()
+			if err != nil {
+				return false // reported, if need be, where the status is used
+			}
+			c.id, c.exact = idOf(st), true
+		}
+		if x.id == c.id {
+			s.report("", &LoopError{Path: string(s.e.Path), Ancestor: x.path()})
+			return true
+		}
+	}
+	return false
 }
 
 // followLink stats a symbolic link under -L. It returns false when the
@@ -386,6 +422,15 @@ func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
 	var st unix.Stat_t
 	if fstat(fd, &st) != nil {
 		return true
+	}
+	if replaced(d, fd, &st, dotIno) {
+		// Swapped since its parent was read (seam_linux.go): it is
+		// reported and neither read nor visited in post-order, like a
+		// loop, since what its name holds now was never seen.
+		s.setDirEntry(d, -1)
+		s.report("open", errChanged)
+		d.loop = true
+		return false
 	}
 	d.id, d.idExact = idOf(&st), true
 	for x := d.parent; x != nil; x = x.parent {

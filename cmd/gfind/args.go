@@ -27,11 +27,13 @@ type cli struct {
 	Version bool `name:"version" help:"Print the version and exit."`
 	// gfind's extras; none changes a GNU find command line.
 	Sort        bool   `short:"s" name:"sort" help:"Visit each directory's entries sorted by name (byte order)."`
-	Color       string `name:"color" enum:"auto,always,never" default:"auto" help:"Color names as ls does, from LS_COLORS: auto (on a terminal), always or never."`
+	Color       string `name:"color" enum:"auto,always,never" default:"never" help:"Color names as ls does, from LS_COLORS: always (a bare --color), auto (when standard output is a terminal) or never (the default: GNU find never colors)."`
 	DryRun      bool   `name:"dry-run" help:"Make -delete print what it would unlink instead of unlinking."`
 	JSON        bool   `name:"json" help:"Print matches as JSON lines (as -printjson) instead of names."`
 	QuietErrors bool   `name:"quiet-errors" help:"Do not print permission errors (as -noerror); the exit status is still 1."`
 	Stats       bool   `name:"stats" help:"Print a one-line summary on standard error at the end."`
+	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
+	NoPreserveRoot bool `name:"no-preserve-root" help:"Allow a -delete that no test guards on the root directory."`
 }
 
 // usageError is a mistake in the leading options. GNU find follows some
@@ -51,7 +53,7 @@ var debugFlags = []string{"exec", "opt", "rates", "search", "stat", "tree", "tim
 // gfind's own options: given the expression it would read "-name" as
 // the short flag -n followed by "ame", silently.
 func splitArgs(argv []string, quote func(string) string, warn func(string)) (*options, []string, error) {
-	o := &options{optLevel: 2, cli: cli{Color: "auto"}}
+	o := &options{optLevel: 2, cli: cli{Color: "never"}}
 	var own []string
 	i := 0
 loop:
@@ -123,7 +125,7 @@ func isOwnOption(a string) bool {
 	case a == "--help", a == "--version", a == "-j", a == "--threads":
 		return true
 	case a == "-s", a == "--sort", a == "--color", a == "--dry-run", a == "--json",
-		a == "--quiet-errors", a == "--stats":
+		a == "--quiet-errors", a == "--stats", a == "--no-preserve-root":
 		return true
 	case strings.HasPrefix(a, "--threads="), strings.HasPrefix(a, "--color="):
 		return true

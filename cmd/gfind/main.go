@@ -39,6 +39,7 @@ func run(args []string) int {
 	case contains(opts.debug, "help"):
 		return printDebugHelp()
 	}
+	stats := startStats(opts.cli.Stats) // --stats (stats.go)
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
 		Follow:   opts.follow,
@@ -47,10 +48,11 @@ func run(args []string) int {
 		UTF8:     diag.Style() == output.StyleUTF8,
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
 
-		Color:       opts.cli.Color == "always" || opts.cli.Color == "auto" && isTerminal(1),
-		DryRun:      opts.cli.DryRun,
-		JSON:        opts.cli.JSON,
-		QuietErrors: opts.cli.QuietErrors,
+		Color:          opts.cli.Color == "always" || opts.cli.Color == "auto" && isTerminal(1),
+		DryRun:         opts.cli.DryRun,
+		NoPreserveRoot: opts.cli.NoPreserveRoot,
+		JSON:           opts.cli.JSON,
+		QuietErrors:    opts.cli.QuietErrors,
 	})
 	switch {
 	case errors.Is(err, predicate.ErrHelp):
@@ -65,6 +67,8 @@ func run(args []string) int {
 		}
 		return 1
 	}
+	diag.SetQuietErrors(cmd.QuietErrors) // -noerror, --quiet-errors
+	diag.SetJSON(opts.cli.JSON)          // --json: diagnostics about files as JSON records
 
 	workers := opts.cli.Threads
 	if workers <= 0 {
@@ -75,10 +79,12 @@ func run(args []string) int {
 	walk.Sort = walk.Sort || opts.cli.Sort
 
 	sink := output.NewSink(os.Stdout, diag)
+	defer watchSignals(sink)() // signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly
 	states := make([]*predicate.State, workers)
 	for i := range states {
 		states[i] = predicate.NewState(cmd, sink, diag)
 	}
+	walk.Exclude = cmd.ExcludeFunc(states, opts.optLevel) // -exclude, evaluated before the visit
 	for _, msg := range cmd.RootErrors {
 		diag.Errorf("%s", msg)
 	}
@@ -87,13 +93,16 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
 			strings.Join(cmd.Expr.Args(), " "), opts.optLevel, strings.Join(expr.Args(), " "))
 	}
-	err = walker.Walk(cmd.Roots, walk, func(e *walker.Entry) walker.Action {
+	err = walker.Walk(cmd.Roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
+		if sink.Stopped() {
+			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
+		}
 		if e.Err != nil {
 			diag.FileError(e.Path, e.Err)
 			return walker.Continue
 		}
 		return states[e.Worker].Visit(expr, e)
-	})
+	}))
 	for _, s := range states {
 		s.Done()
 	}
@@ -102,6 +111,7 @@ func run(args []string) int {
 	if err != nil {
 		diag.Errorf("%s", err)
 	}
+	stats.report(diag, states)
 	if diag.Failed() {
 		return 1
 	}

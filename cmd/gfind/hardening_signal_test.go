@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Issue 6 item 11: SIGINT and SIGTERM while a -exec child runs or while
+// -delete deletes. gfind must die promptly of the signal (a shell shows
+// 130 or 143), leave no child running, start no new child, and leave
+// standard output ending with a whole record (signal.go).
+//
+// Deterministic: the -exec child writes its pid to a file and sleeps;
+// the test waits for the file, signals gfind alone (as `kill` in a
+// script does: the child is not signalled by the test), and checks.
+
+// sigCase is one row of TestSignals.
+type sigCase struct {
+	name string
+	sig  syscall.Signal
+	// args, after "-j1 tree"; $PID is the pid file's path and $SECOND
+	// the path a second child would write if it started.
+	args string
+	// ignoresSig: the child ignores the signal, so gfind must SIGKILL it.
+	ignoresSig bool
+	// deletes: the expression deletes; check that the deletion stopped.
+	deletes bool
+}
+
+// sleeper is a child that writes its pid and sleeps as that pid (exec),
+// so that the pid in the file is the process gfind must end.
+const sleeper = `sh -c 'echo $$ > $PID; exec sleep 60' sh {}`
+
+var sigCases = []sigCase{
+	{name: "term/exec-plus-pending", sig: syscall.SIGTERM,
+		// The first batch's child sleeps; the second batch is pending
+		// and must never start.
+		args: `-print -exec ` + sleeper + ` + -exec sh -c 'echo $$ > $SECOND' sh {} +`},
+	{name: "int/exec-plus-pending", sig: syscall.SIGINT,
+		args: `-print -exec ` + sleeper + ` + -exec sh -c 'echo $$ > $SECOND' sh {} +`},
+	{name: "term/exec-semicolon", sig: syscall.SIGTERM,
+		// The walk is stopped inside its first child; a later child
+		// (any child once the pid file exists) would write $SECOND.
+		args: `-print -exec sh -c '[ -e $PID ] && exec touch $SECOND; echo $$ > $PID; exec sleep 60' sh {} ;`},
+	{name: "term/child-ignores-term", sig: syscall.SIGTERM, ignoresSig: true,
+		args: `-print -exec sh -c 'trap "" TERM; echo $$ > $PID; exec sleep 60' sh {} +`},
+	{name: "term/delete", sig: syscall.SIGTERM, deletes: true,
+		args: `-depth -delete -name f0500 -exec ` + sleeper + ` ;`},
+	{name: "int/delete", sig: syscall.SIGINT, deletes: true,
+		args: `-depth -delete -name f0500 -exec ` + sleeper + ` ;`},
+}
+
+func TestSignals(t *testing.T) {
+	if gnuMode() {
+		// GNU find leaves its child running: this is gfind's own behaviour.
+		t.Skip("gfind's own behaviour")
+	}
+	gfind := gfindBin(t)
+	for _, c := range sigCases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			tree := filepath.Join(dir, "tree")
+			const files = 1000
+			if err := os.Mkdir(tree, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for i := range files {
+				if err := os.WriteFile(filepath.Join(tree, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pidFile, second := filepath.Join(dir, "pid"), filepath.Join(dir, "second")
+			args := []string{"-j1", tree}
+			for _, w := range shellWords(c.args) {
+				w = strings.ReplaceAll(w, "$PID", pidFile)
+				args = append(args, strings.ReplaceAll(w, "$SECOND", second))
+			}
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(gfind, args...)
+			cmd.Env = testEnv()
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			child := waitPidFile(t, pidFile)
+			// The walk is blocked in the child: what is left now is what
+			// must be left after the signal.
+			left := countEntries(t, tree)
+			if c.ignoresSig {
+				// Wait until the trap has been set (exec sleep follows it).
+				waitComm(t, child, "sleep")
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			took := time.Since(start)
+
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != c.sig {
+				t.Errorf("gfind ended with %v (%v), want killed by %v; stderr %q", cmd.ProcessState, err, c.sig, stderr.String())
+			}
+			if limit := 3 * childGrace; took > limit {
+				t.Errorf("gfind took %v to die, more than %v", took, limit)
+			}
+			if !c.ignoresSig && took > childGrace {
+				t.Errorf("gfind took %v to die of a signal its child obeys", took)
+			}
+			if alive(child) {
+				t.Errorf("the -exec child %d is still running", child)
+				syscall.Kill(child, syscall.SIGKILL)
+			}
+			if _, err := os.Stat(second); err == nil {
+				t.Errorf("a child started after the signal")
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("stderr %q, want nothing (the signal is the report)", stderr.String())
+			}
+			out := stdout.String()
+			if out != "" && !strings.HasSuffix(out, "\n") {
+				t.Errorf("stdout ends with a partial record: %q", out[max(0, len(out)-40):])
+			}
+			for _, l := range splitRecords(out, "\n") {
+				if l != tree && !strings.HasPrefix(l, tree+"/f") {
+					t.Errorf("stdout has a record that is not a path: %q", l)
+					break
+				}
+			}
+			if c.deletes {
+				after := countEntries(t, tree)
+				if after != left {
+					t.Errorf("%d entries left when the child ran, %d after the signal: the walk went on", left, after)
+				}
+				if left == 0 || left == files {
+					t.Errorf("%d of %d entries left: the test did not stop -delete in the middle", left, files)
+				}
+			}
+		})
+	}
+}
+
+// waitPidFile waits for the child to write its pid into path.
+func waitPidFile(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(path)
+		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatalf("pid file: %v", err)
+			}
+			return pid
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the -exec child did not write %s", path)
+	return 0
+}
+
+// waitComm waits until process pid runs the program comm.
+func waitComm(t *testing.T, pid int, comm string) {
+	t.Helper()
+	for range 2000 {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if strings.TrimSpace(string(b)) == comm {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("process %d never became %s", pid, comm)
+}
+
+// alive reports whether pid is a process that has not exited; a zombie
+// (exited, not yet reaped by init) counts as ended. It gives a killed
+// process a moment to die.
+func alive(pid int) bool {
+	for range 100 {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		// pid (comm) state ...: the state follows the last ')'.
+		s := string(b)
+		if i := strings.LastIndexByte(s, ')'); i >= 0 && strings.HasPrefix(s[i:], ") Z") {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// countEntries counts what is under dir.
+func countEntries(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(string, os.DirEntry, error) error { n++; return nil })
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,296 @@
+package output
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// lsColorCases are LS_COLORS values with what GNU ls 9.x makes of them:
+// the sequence a kind of file or a name gets (lc+value+rc, "" for none),
+// the reset, or the failure. Expectations of escapes were checked with
+// `LS_COLORS=... ls --color=always` (coreutils 9.1).
+var lsColorCases = []struct {
+	name   string
+	value  string
+	ind    Indicator // checked when want is set and file is empty
+	file   string    // a name to look up by suffix instead
+	want   string
+	reset  string // checked when set
+	prefix string // the unknown key, for a failure
+	fail   bool
+}{
+	{name: "builtin dir", value: "", ind: IndDir, want: "\033[01;34m"},
+	{name: "builtin exec kept", value: "di=35", ind: IndExec, want: "\033[01;32m"},
+	{name: "override", value: "di=35", ind: IndDir, want: "\033[35m"},
+	{name: "last wins", value: "di=35:di=36", ind: IndDir, want: "\033[36m"},
+	{name: "file unset", value: "di=1", ind: IndFile, want: ""},
+	{name: "zero is uncolored", value: "ex=00", ind: IndExec, want: ""},
+	{name: "single zero", value: "ex=0", ind: IndExec, want: ""},
+	{name: "empty", value: "ex=", ind: IndExec, want: ""},
+	{name: "000 is a color", value: "ex=000", ind: IndExec, want: "\033[000m"},
+	{name: "no fallback", value: "no=07:ex=00", ind: IndExec, want: "\033[07m"},
+	{name: "no fallback for fi", value: "no=07", ind: IndFile, want: "\033[07m"},
+	{name: "lc rc", value: "lc=<:rc=>:di=1", ind: IndDir, want: "<1>"},
+	{name: "lc rc in reset", value: "lc=<:rc=>", ind: IndDir, want: "<01;34>", reset: "<0>"},
+	{name: "rs", value: "rs=2", ind: IndDir, want: "\033[01;34m", reset: "\033[2m"},
+	{name: "ec", value: "ec=\\e[m", ind: IndDir, want: "\033[01;34m", reset: "\033[m"},
+	{name: "ec empty", value: "ec=", ind: IndDir, want: "\033[01;34m", reset: ""},
+	{name: "default reset", value: "di=1", ind: IndDir, want: "\033[1m", reset: "\033[0m"},
+	{name: "leading colons", value: "::di=1::", ind: IndDir, want: "\033[1m"},
+	{name: "cl accepted", value: "cl=x:di=2", ind: IndDir, want: "\033[2m"},
+
+	// Escapes (get_funky_string).
+	{name: "esc e", value: "di=\\e", ind: IndDir, want: "\033[\033m"},
+	{name: "caret", value: "di=^[", ind: IndDir, want: "\033[\033m"},
+	{name: "caret lower", value: "di=^a", ind: IndDir, want: "\033[\001m"},
+	{name: "caret DEL keeps ?", value: "di=^?", ind: IndDir, want: "\033[\177?m"},
+	{name: "octal", value: "di=\\101\\1019", ind: IndDir, want: "\033[AA9m"},
+	{name: "octal wraps", value: "di=\\777", ind: IndDir, want: "\033[\377m"},
+	{name: "hex", value: "di=\\x41\\x4g", ind: IndDir, want: "\033[A\004gm"},
+	{name: "hex empty", value: "di=\\x", ind: IndDir, want: "\033[\000m"},
+	{name: "hex wraps", value: "di=\\xfff", ind: IndDir, want: "\033[\377m"},
+	{name: "letters", value: "di=\\a\\b\\f\\n\\r\\t\\v\\?\\_", ind: IndDir, want: "\033[\a\b\f\n\r\t\v\177 m"},
+	{name: "escaped colon", value: "di=a\\:b", ind: IndDir, want: "\033[a:bm"},
+	{name: "other escaped", value: "di=\\q", ind: IndDir, want: "\033[qm"},
+	{name: "equals in value", value: "di=a=b", ind: IndDir, want: "\033[a=bm"},
+	{name: "utf8 value", value: "di=é", ind: IndDir, want: "\033[ém"},
+
+	// Suffixes.
+	{name: "ext", value: "*.go=32", file: "x.go", want: "\033[32m"},
+	{name: "ext no match", value: "*.go=32", file: "x.gox", want: "-"},
+	{name: "ext whole name", value: "*.go=32", file: ".go", want: "\033[32m"},
+	{name: "ext longer than name", value: "*.go=32", file: "go", want: "-"},
+	{name: "suffix without dot", value: "*~=90", file: "a.txt~", want: "\033[90m"},
+	{name: "ext case-insensitive", value: "*.tar=31", file: "X.TAR", want: "\033[31m"},
+	{name: "ext case pair differs", value: "*.c=31:*.C=32", file: "x.C", want: "\033[32m"},
+	{name: "ext case pair differs lower", value: "*.c=31:*.C=32", file: "x.c", want: "\033[31m"},
+	{name: "ext case pair differs other", value: "*.ab=31:*.AB=32", file: "x.aB", want: "-"},
+	{name: "ext case pair same color", value: "*.ab=31:*.AB=31", file: "x.aB", want: "\033[31m"},
+	{name: "ext later wins", value: "*.tar.gz=31:*.gz=32", file: "a.tar.gz", want: "\033[32m"},
+	{name: "ext later longer wins", value: "*.gz=32:*.tar.gz=31", file: "a.tar.gz", want: "\033[31m"},
+	{name: "ext duplicate", value: "*.go=31:*.go=32", file: "a.go", want: "\033[32m"},
+	{name: "ext 00 stops search", value: "*.gz=32:*.tar.gz=00", file: "a.tar.gz", want: ""},
+	{name: "ext 00 takes no", value: "no=7:*.gz=00", file: "a.gz", want: "\033[7m"},
+	{name: "ext empty pattern", value: "*=33", file: "anything", want: "\033[33m"},
+	{name: "ext escaped key", value: "*\\x2ego=35", file: "a.go", want: "\033[35m"},
+	{name: "ext key with equals", value: "*a\\=b=35", file: "xa=b", want: "\033[35m"},
+	{name: "ext high bytes", value: "*\xe9=36", file: "caf\xe9", want: "\033[36m"},
+	{name: "ext lc", value: "lc=<:rc=>:*.go=1", file: "x.go", want: "<1>"},
+	{name: "default db", value: DefaultLSColors, file: "a.JPEG", want: "\033[01;35m"},
+	{name: "default db tilde", value: DefaultLSColors, file: "notes~", want: "\033[00;90m"},
+
+	// Failures: ls colors nothing and says why.
+	{name: "unknown key", value: "di=1:xx=2", prefix: "xx", fail: true},
+	{name: "no equals", value: "di", fail: true},
+	{name: "bad label", value: "dix=1", fail: true},
+	{name: "one char", value: "d", fail: true},
+	{name: "ext without equals", value: "*.go:di=1", fail: true},
+	{name: "ext at end", value: "*.go", fail: true},
+	{name: "trailing backslash", value: "di=1\\", fail: true},
+	{name: "caret at end", value: "di=^", fail: true},
+	{name: "caret bad", value: "di=^!", fail: true},
+	{name: "caret colon", value: "di=^:", fail: true},
+	{name: "ext value trailing backslash", value: "*.a=\\", fail: true},
+	{name: "uppercase key", value: "DI=1", prefix: "DI", fail: true},
+}
+
+func TestParseLSColors(t *testing.T) {
+	for _, tt := range lsColorCases {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseLSColors(tt.value)
+			if tt.fail {
+				var le *LSColorsError
+				if !errors.As(err, &le) {
+					t.Fatalf("ParseLSColors(%q) = %v, want an LSColorsError", tt.value, err)
+				}
+				if le.Prefix != tt.prefix {
+					t.Errorf("Prefix = %q, want %q", le.Prefix, tt.prefix)
+				}
+				if err.Error() != "unparsable value for LS_COLORS environment variable" {
+					t.Errorf("message %q", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseLSColors(%q): %v", tt.value, err)
+			}
+			if tt.file != "" {
+				got, ok := c.Suffix([]byte(tt.file))
+				if !ok {
+					if tt.want != "-" {
+						t.Errorf("Suffix(%q): no match, want %q", tt.file, tt.want)
+					}
+				} else if string(got) != tt.want {
+					t.Errorf("Suffix(%q) = %q, want %q", tt.file, got, tt.want)
+				}
+			} else if got := c.Color(tt.ind); string(got) != tt.want {
+				t.Errorf("Color(%v) = %q, want %q", tt.ind, got, tt.want)
+			}
+			if tt.reset != "" || strings.HasPrefix(tt.name, "ec empty") {
+				if got := c.Reset(); string(got) != tt.reset {
+					t.Errorf("Reset() = %q, want %q", got, tt.reset)
+				}
+			}
+		})
+	}
+}
+
+func TestColored(t *testing.T) {
+	c, err := ParseLSColors("ex=00:su=0:sg=:mh=01:ca=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ind, want := range map[Indicator]bool{
+		IndExec: false, IndSetuid: false, IndSetgid: false, IndMultiHardLink: true,
+		IndCap: true, IndDir: true, IndOrphan: false, IndMissing: false, IndFile: false,
+	} {
+		if got := c.Colored(ind); got != want {
+			t.Errorf("Colored(%v) = %v, want %v", ind, got, want)
+		}
+	}
+	if c.LinkAsTarget() {
+		t.Error("LinkAsTarget without ln=target")
+	}
+	if c, _ := ParseLSColors("ln=target"); !c.LinkAsTarget() {
+		t.Error("ln=target not seen")
+	}
+}
+
+// TestDefaultColors checks the embedded database against what dircolors
+// says of the kinds it colors.
+func TestDefaultColors(t *testing.T) {
+	c := DefaultColors()
+	for ind, want := range map[Indicator]string{
+		IndDir: "\033[01;34m", IndLink: "\033[01;36m", IndFIFO: "\033[40;33m",
+		IndOrphan: "\033[40;31;01m", IndMissing: "", IndMultiHardLink: "", IndCap: "",
+		IndExec: "\033[01;32m", IndStickyOtherWritable: "\033[30;42m", IndFile: "",
+	} {
+		if got := string(c.Color(ind)); got != want {
+			t.Errorf("Color(%v) = %q, want %q", ind, got, want)
+		}
+	}
+	for _, name := range []string{"a.tar", "a.TGZ", "b.mp3", "x.rpmsave", "old#"} {
+		if _, ok := c.Suffix([]byte(name)); !ok {
+			t.Errorf("%s has no color", name)
+		}
+	}
+	for _, name := range []string{"a.go", "tar", "README"} {
+		if got, ok := c.Suffix([]byte(name)); ok {
+			t.Errorf("%s has color %q", name, got)
+		}
+	}
+}
+
+// FuzzParseLSColors: no input panics; what parses hands out complete
+// sequences, and suffix lookups of any name work.
+func FuzzParseLSColors(f *testing.F) {
+	for _, tt := range lsColorCases {
+		f.Add(tt.value, tt.file)
+	}
+	f.Fuzz(func(t *testing.T, value, name string) {
+		c, err := ParseLSColors(value)
+		if err != nil {
+			if c != nil {
+				t.Fatal("Colors with an error")
+			}
+			return
+		}
+		left, right := string(c.val[IndLeft]), string(c.val[IndRight])
+		for i := IndNormal; i < numIndicators; i++ {
+			if s := string(c.Color(i)); s != "" && (!strings.HasPrefix(s, left) || !strings.HasSuffix(s, right)) {
+				t.Fatalf("Color(%v) = %q lacks lc %q or rc %q", i, s, left, right)
+			}
+		}
+		s, ok := c.Suffix([]byte(name))
+		if ok && len(s) > 0 && !strings.HasPrefix(string(s), left) {
+			t.Fatalf("Suffix(%q) = %q lacks lc", name, s)
+		}
+		// The trie finds what ls's linear search of its list finds.
+		var want []byte
+		wantOK := false
+		for _, e := range c.exts {
+			if len(e.suffix) > len(name) {
+				continue
+			}
+			tail := []byte(name[len(name)-len(e.suffix):])
+			if e.exact && string(tail) == string(e.suffix) || !e.exact && asciiEqualFold(tail, e.suffix) {
+				want, wantOK = e.color, true
+				break
+			}
+		}
+		if ok != wantOK || string(s) != string(want) {
+			t.Fatalf("LS_COLORS=%q: Suffix(%q) = %q, %v; ls's search gives %q, %v", value, name, s, ok, want, wantOK)
+		}
+	})
+}
+
+func TestPrintColored(t *testing.T) {
+	dir, name, reset := []byte("<D>"), []byte("<N>"), []byte("<R>")
+	for _, tt := range []struct {
+		tty             bool
+		path            string
+		split           int
+		dirColor, color []byte
+		want            string
+	}{
+		{false, "./a/b.go", 4, dir, name, "<D>./a/<R><N>b.go<R>\n"},
+		{false, "./a/dir", 4, dir, dir, "<D>./a/dir<R>\n"},
+		{false, "./a/plain", 4, dir, nil, "<D>./a/<R>plain\n"},
+		{false, "./a/b", 4, nil, name, "./a/<N>b<R>\n"},
+		{false, ".", 0, dir, dir, "<D>.<R>\n"},
+		{false, "top", 0, dir, name, "<N>top<R>\n"},
+		{false, "./x\ny", 2, dir, name, "<D>./<R><N>x\ny<R>\n"},
+		// On a terminal the names are escaped, the colors never.
+		{true, "./x\ny", 2, dir, name, "<D>./<R><N>x?y<R>\n"},
+		{true, "d\x1b/e\x1b[0m", 3, []byte("\x1b[1m"), []byte("\x1b[2m"), "\x1b[1md?/<R>\x1b[2me?[0m<R>\n"},
+	} {
+		s, _, contents := newFileSink(t, WithTTY(tt.tty))
+		b := s.NewBuffer()
+		b.PrintColored([]byte(tt.path), tt.split, tt.dirColor, tt.color, reset)
+		b.Flush()
+		if got := contents(); got != tt.want {
+			t.Errorf("PrintColored(%q, %d) = %q, want %q", tt.path, tt.split, got, tt.want)
+		}
+		var esc []byte
+		if !tt.tty {
+			esc = AppendColoredPath(nil, []byte(tt.path), tt.split, tt.dirColor, tt.color, reset,
+				func(dst, text []byte) []byte { return append(dst, text...) })
+			if string(esc)+"\n" != tt.want {
+				t.Errorf("AppendColoredPath(%q) = %q, want %q", tt.path, esc, tt.want)
+			}
+		}
+		s.Close()
+	}
+}
+
+func TestColorNoAllocs(t *testing.T) {
+	c := DefaultColors()
+	s, _, _ := newFileSink(t)
+	defer s.Close()
+	b := s.NewBuffer()
+	path := []byte("./some/dir/file.tar.gz")
+	allocs := testing.AllocsPerRun(1000, func() {
+		color, _ := c.Suffix(path[11:])
+		b.PrintColored(path, 11, c.Color(IndDir), color, c.Reset())
+		if b.Len() > FlushSize/2 {
+			b.buf = b.buf[:0]
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per colored print", allocs)
+	}
+}
+
+func BenchmarkSuffix(b *testing.B) {
+	c := DefaultColors()
+	for _, name := range []string{"main.c", "archive.tar.gz", "Makefile", "photo.JPEG"} {
+		b.Run(name, func(b *testing.B) {
+			n := []byte(name)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				c.Suffix(n)
+			}
+		})
+	}
+}

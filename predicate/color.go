@@ -1,0 +1,261 @@
+package predicate
+
+import (
+	"errors"
+	"os"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// Colored output (gfind's --color, bfs's -color and -nocolor): -print
+// and -ls on standard output color each path as ls --color does, from
+// LS_COLORS (or dircolors' defaults when it is unset). Whether to color
+// is settled once the whole expression is read (applyColor), since
+// -color and -nocolor are options that apply wherever they stand; a
+// colored -print is then a node of its own, so the plain -print costs
+// what it always did.
+
+func init() {
+	table["color"] = entry{kindPositional, func(p *parser, op string) error { p.cfg.Color = true; return nil }}
+	table["nocolor"] = entry{kindPositional, func(p *parser, op string) error { p.cfg.Color = false; return nil }}
+}
+
+// lookupLSColors reads LS_COLORS; tests replace it.
+var lookupLSColors = func() string { return os.Getenv("LS_COLORS") }
+
+// applyColor turns the -print and -ls actions into colored ones when
+// colors are on (Config.Color, or -color). An LS_COLORS that GNU ls
+// would refuse is reported as ls reports it, and nothing is colored.
+func (p *parser) applyColor() {
+	if !p.cfg.Color || p.cfg.JSON {
+		// --json's lines are for programs: never colored.
+		return
+	}
+	cz, err := newColorizer(lookupLSColors())
+	if err != nil {
+		var le *output.LSColorsError
+		if errors.As(err, &le) && le.Prefix != "" {
+			p.cfg.Warn("unrecognized prefix: " + p.quote(le.Prefix))
+		}
+		p.cfg.Warn(err.Error())
+		return
+	}
+	for i := range p.toks {
+		switch n := p.toks[i].node.(type) {
+		case *printNode:
+			if n.term == '\n' {
+				p.toks[i].node = &colorPrintNode{op: n.op, cz: cz}
+			}
+		case *lsNode:
+			if n.file == nil {
+				n.color = cz
+			}
+		}
+	}
+}
+
+// colorPrintNode is -print with colors: the leading directories in the
+// directory color, the name in the color of its kind.
+type colorPrintNode struct {
+	op string
+	cz *colorizer
+}
+
+func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
+	name := n.cz.nameColor(e, s)
+	s.Out.PrintColored(e.Path, e.NameOff, n.cz.dir, name, n.cz.reset)
+	return true
+}
+
+func (n *colorPrintNode) Facts() Facts {
+	// The stats coloring may take are not counted: they come after
+	// every test, so the optimizer has nothing to reorder for them.
+	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+}
+
+func (n *colorPrintNode) Args() []string { return []string{n.op} }
+
+// colorizer picks the color of a file. What it may have to ask the file
+// system is decided once, from which keys are colored: a regular file
+// costs a stat only when su, sg, ex or mh is colored, a directory only
+// when tw, ow or st is, a symbolic link only when or is colored or ln is
+// "target", and a file with capabilities a getxattr only when ca is.
+// Otherwise the type from the directory entry and the name decide.
+type colorizer struct {
+	c     *output.Colors
+	dir   []byte // the color of leading directories
+	reset []byte
+
+	regStat, dirStat, linkStat, capCheck, linkTarget bool
+}
+
+func newColorizer(lsColors string) (*colorizer, error) {
+	var c *output.Colors
+	if lsColors == "" {
+		c = output.DefaultColors()
+	} else {
+		var err error
+		if c, err = output.ParseLSColors(lsColors); err != nil {
+			return nil, err
+		}
+	}
+	return &colorizer{
+		c:          c,
+		dir:        c.Color(output.IndDir),
+		reset:      c.Reset(),
+		regStat:    c.Colored(output.IndSetuid) || c.Colored(output.IndSetgid) || c.Colored(output.IndExec) || c.Colored(output.IndMultiHardLink),
+		dirStat:    c.Colored(output.IndStickyOtherWritable) || c.Colored(output.IndOtherWritable) || c.Colored(output.IndSticky),
+		linkStat:   c.Colored(output.IndOrphan) || c.LinkAsTarget(),
+		capCheck:   c.Colored(output.IndCap),
+		linkTarget: c.LinkAsTarget(),
+	}, nil
+}
+
+// nameColor returns the color of e's name: by the status the tests see
+// (the target under -L), or by the link itself; nil for none.
+func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
+	follow := s.follows(e)
+	t := e.Type
+	var st *unix.Stat_t
+	if t == walker.TypeUnknown {
+		if st = z.status(e, follow); st == nil {
+			return z.missing()
+		}
+		t = walker.TypeOf(st.Mode)
+	}
+	if t == walker.TypeSymlink {
+		if follow {
+			// Under -L a link still typed as a link could not be
+			// followed: it dangles (or loops).
+			if z.linkStat {
+				return z.c.Color(output.IndOrphan)
+			}
+			return z.c.Color(output.IndLink)
+		}
+		if !z.linkStat {
+			return z.c.Color(output.IndLink)
+		}
+		target, err := e.Stat()
+		if err != nil {
+			return z.c.Color(output.IndOrphan)
+		}
+		if !z.linkTarget {
+			return z.c.Color(output.IndLink)
+		}
+		// ln=target: as the file it points to, under its own name.
+		return z.colorOf(e, e.Name(), walker.TypeOf(target.Mode), target, true)
+	}
+	return z.colorOf(e, e.Name(), t, st, follow)
+}
+
+// colorOf is the color of the file e of type t, whose suffix is looked
+// for in name. st is its status if already known; it is asked only when
+// the colored keys need it.
+func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *unix.Stat_t, follow bool) []byte {
+	c := z.c
+	switch t {
+	case walker.TypeRegular:
+		if z.regStat && st == nil {
+			if st = z.status(e, follow); st == nil {
+				return z.missing()
+			}
+		}
+		switch {
+		case st != nil && st.Mode&unix.S_ISUID != 0 && c.Colored(output.IndSetuid):
+			return c.Color(output.IndSetuid)
+		case st != nil && st.Mode&unix.S_ISGID != 0 && c.Colored(output.IndSetgid):
+			return c.Color(output.IndSetgid)
+		case z.capCheck && hasCapability(e, follow):
+			return c.Color(output.IndCap)
+		case st != nil && st.Mode&0o111 != 0 && c.Colored(output.IndExec):
+			return c.Color(output.IndExec)
+		case st != nil && st.Nlink > 1 && c.Colored(output.IndMultiHardLink):
+			return c.Color(output.IndMultiHardLink)
+		}
+		if color, ok := c.Suffix(name); ok {
+			return color
+		}
+		return c.Color(output.IndFile)
+	case walker.TypeDir:
+		if z.dirStat && st == nil {
+			if st = z.status(e, follow); st == nil {
+				return z.missing()
+			}
+		}
+		if st != nil {
+			switch {
+			case st.Mode&unix.S_ISVTX != 0 && st.Mode&0o002 != 0 && c.Colored(output.IndStickyOtherWritable):
+				return c.Color(output.IndStickyOtherWritable)
+			case st.Mode&0o002 != 0 && c.Colored(output.IndOtherWritable):
+				return c.Color(output.IndOtherWritable)
+			case st.Mode&unix.S_ISVTX != 0 && c.Colored(output.IndSticky):
+				return c.Color(output.IndSticky)
+			}
+		}
+		return z.dir
+	case walker.TypeSymlink:
+		return c.Color(output.IndLink)
+	case walker.TypeFIFO:
+		return c.Color(output.IndFIFO)
+	case walker.TypeSocket:
+		return c.Color(output.IndSocket)
+	case walker.TypeBlock:
+		return c.Color(output.IndBlock)
+	case walker.TypeChar:
+		return c.Color(output.IndChar)
+	}
+	return c.Color(output.IndNormal)
+}
+
+// status returns the status coloring looks at, or nil when it cannot be
+// had; no error is reported: -print never stats in GNU find, so a
+// colored -print does not complain either.
+func (z *colorizer) status(e *walker.Entry, follow bool) *unix.Stat_t {
+	var st *unix.Stat_t
+	var err error
+	if follow {
+		st, err = e.Stat()
+	} else {
+		st, err = e.Lstat()
+	}
+	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// missing is the color of a file that vanished or cannot be asked, as
+// bfs colors it: mi, or else or.
+func (z *colorizer) missing() []byte {
+	if z.c.Colored(output.IndMissing) {
+		return z.c.Color(output.IndMissing)
+	}
+	return z.c.Color(output.IndOrphan)
+}
+
+// appendPath appends e's path colored, with esc escaping the text (the
+// -ls escapes).
+func (z *colorizer) appendPath(dst []byte, e *walker.Entry, s *State, esc func(dst, text []byte) []byte) []byte {
+	return output.AppendColoredPath(dst, e.Path, e.NameOff, z.dir, z.nameColor(e, s), z.reset, esc)
+}
+
+// appendTarget appends the target of the symbolic link e, colored as the
+// file it leads to (mi, or else or, when there is none), as ls -l does.
+func (z *colorizer) appendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
+	split := 0
+	for i := len(target) - 2; i >= 0; i-- {
+		if target[i] == '/' {
+			split = i + 1
+			break
+		}
+	}
+	var color []byte
+	if st, err := e.Stat(); err != nil {
+		color = z.missing()
+	} else {
+		color = z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+	}
+	return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
+}

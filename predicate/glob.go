@@ -1,0 +1,362 @@
+package predicate
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/gfind/gfind/walker"
+)
+
+// globNode is -glob PATTERN and -iglob PATTERN (gfind extras): the path
+// of the file relative to its starting point, matched with doublestar's
+// '**' globs. For start "src", "src/a/b.go" is matched as "a/b.go", and
+// so is "src//a/b.go" for start "src//": the relative path is the last
+// Depth components of the path. A starting point itself is matched as
+// the empty string, which only patterns that can match nothing match
+// ("**", "*", "{,x}"): that keeps "-exclude -glob '**/.*'" from
+// excluding the starting point ".".
+//
+// Matching allocates nothing. doublestar builds new strings for every
+// alternative it tries, so the parser expands '{a,b}' into brace-free
+// patterns (up to maxGlobAlts of them); and -iglob rewrites each letter
+// into a class of its case variants, so the name needs no folding.
+type globNode struct {
+	op, pat string
+	pats    []string // what is matched: any of these, with MatchUnvalidated
+}
+
+func (n *globNode) Eval(e *walker.Entry, _ *State) bool {
+	rel := relPath(e)
+	// The name is only read during the call; doublestar keeps nothing.
+	name := unsafe.String(unsafe.SliceData(rel), len(rel))
+	for _, p := range n.pats {
+		if doublestar.MatchUnvalidated(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *globNode) Facts() Facts {
+	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}
+}
+
+func (n *globNode) Args() []string { return []string{n.op, n.pat} }
+
+// relPath returns e's path relative to its starting point: its last
+// e.Depth components, which the walker joins with exactly one '/'
+// whatever slashes end the starting point; nil for the starting point.
+func relPath(e *walker.Entry) []byte {
+	if e.Depth <= 0 {
+		return nil
+	}
+	p := e.Path
+	start := e.NameOff
+	for d := 1; d < e.Depth && start > 1; d++ {
+		i := start - 2 // skip the '/' before the component
+		for i > 0 && p[i] != '/' {
+			i--
+		}
+		if p[i] != '/' {
+			return p // not a walker path; never for the walker's Entries
+		}
+		start = i + 1
+	}
+	return p[start:]
+}
+
+func parseGlob(p *parser, op string) error {
+	pat, err := p.arg(op)
+	if err != nil {
+		return err
+	}
+	pats, err := compileDoublestar(pat, op == "-iglob")
+	if err != nil {
+		return p.errorf("invalid argument `%s' to `%s': %s", pat, op, err)
+	}
+	p.push(&globNode{op: op, pat: pat, pats: pats})
+	return nil
+}
+
+func init() {
+	table["glob"] = entry{kindTest, parseGlob}
+	table["iglob"] = entry{kindTest, parseGlob}
+}
+
+// errBadGlob is why compileDoublestar refuses a pattern.
+type errBadGlob struct{}
+
+func (errBadGlob) Error() string {
+	return "unterminated '[' or '{', empty '[]', unmatched '}' or trailing '\\'"
+}
+
+// maxGlobAlts bounds the brace expansion: past it the pattern is kept
+// whole and doublestar expands it at each match (allocating).
+const maxGlobAlts = 64
+
+// compileDoublestar validates pat and returns the patterns to match:
+// its brace expansion, each rewritten for case folding when fold.
+func compileDoublestar(pat string, fold bool) ([]string, error) {
+	if !doublestar.ValidatePattern(pat) {
+		return nil, errBadGlob{}
+	}
+	pats := []string{pat}
+	if exp, ok := expandBraces(pat, nil); ok {
+		pats = slices.Compact(exp)
+	}
+	if fold {
+		for i, p := range pats {
+			pats[i] = foldPattern(p)
+		}
+	}
+	return pats, nil
+}
+
+// expandBraces appends the brace expansion of the valid pattern pat to
+// out, splitting alternatives where doublestar's matcher does: a '{'
+// outside classes and escapes, its alternatives separated by the commas
+// of its own nesting level. Expansion matches exactly what doublestar
+// matches alternative by alternative, since doublestar matches each
+// alternative as the whole pattern with it spliced in. It reports false
+// when there would be more than maxGlobAlts patterns.
+func expandBraces(pat string, out []string) ([]string, bool) {
+	open := indexOpenBrace(pat)
+	if open < 0 {
+		if len(out) >= maxGlobAlts {
+			return out, false
+		}
+		return append(out, pat), true
+	}
+	closing := indexMatchedClosingAlt(pat[open+1:]) + open + 1
+	prefix, suffix := pat[:open], pat[closing+1:]
+	body := pat[open+1 : closing]
+	for {
+		comma := indexNextAlt(body)
+		alt := body
+		if comma >= 0 {
+			alt = body[:comma]
+		}
+		var ok bool
+		if out, ok = expandBraces(prefix+alt+suffix, out); !ok {
+			return out, false
+		}
+		if comma < 0 {
+			return out, true
+		}
+		body = body[comma+1:]
+	}
+}
+
+// indexOpenBrace returns the index of the first '{' that doublestar's
+// matcher treats as the start of alternatives, or -1.
+func indexOpenBrace(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(s, i)
+		case '{':
+			return i
+		}
+	}
+	return -1
+}
+
+// classEnd returns the index of the ']' that closes the class opening at
+// s[open] (the next unescaped one, as doublestar scans), or len(s).
+func classEnd(s string, open int) int {
+	for i := open + 1; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+		} else if s[i] == ']' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// indexMatchedClosingAlt is doublestar's: the index in s of the '}'
+// closing a '{' just before s, skipping nested braces, classes and
+// escapes; -1 if there is none.
+func indexMatchedClosingAlt(s string) int {
+	depth := 1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(s, i)
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// indexNextAlt is doublestar's: the index of the first comma of s at
+// the outer nesting level, or -1.
+func indexNextAlt(s string) int {
+	depth := 1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(s, i)
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 1 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// foldPattern rewrites a valid pattern so that matching it case
+// sensitively is matching pat case-insensitively: every literal
+// character with case variants becomes a class of all of them ('k' is
+// "[Kk\u212a]"), and every class gains the variants of its members, so
+// "[a-c]" also takes "A-C" and "[!a]" refuses "A" too. Folding is
+// Unicode's simple case folding (unicode.SimpleFold orbits), which is
+// exact for ASCII and UTF-8 but never maps one character to several
+// ("ß" does not match "SS"). Bytes that are not UTF-8 are kept.
+func foldPattern(pat string) string {
+	var b strings.Builder
+	for i := 0; i < len(pat); {
+		c := pat[i]
+		switch c {
+		case '*', '?', '/', '{', '}', ',':
+			b.WriteByte(c)
+			i++
+			continue
+		case '[':
+			end := classEnd(pat, i)
+			writeFoldedClass(&b, pat[i+1:end])
+			i = end + 1
+			continue
+		case '\\':
+			i++
+			if i >= len(pat) {
+				b.WriteByte('\\') // unreachable for a valid pattern
+				return b.String()
+			}
+		}
+		r, size := utf8.DecodeRuneInString(pat[i:])
+		if r == utf8.RuneError && size <= 1 || !hasCase(r) {
+			if c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteString(pat[i : i+size])
+		} else {
+			b.WriteByte('[')
+			for _, v := range orbit(r, nil) {
+				b.WriteRune(v)
+			}
+			b.WriteByte(']')
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// classRange is one item of a character class: lo-hi, or lo alone.
+type classRange struct{ lo, hi rune }
+
+// writeFoldedClass writes the class whose contents (between '[' and
+// ']') are body, with the case variants of its members added. It parses
+// body the way doublestar's matcher does and writes every item escaped,
+// so that no appended item can change how the original ones read.
+func writeFoldedClass(b *strings.Builder, body string) {
+	b.WriteByte('[')
+	if body != "" && (body[0] == '!' || body[0] == '^') {
+		b.WriteByte(body[0])
+		body = body[1:]
+	}
+	var items []classRange
+	last := utf8.MaxRune // doublestar's: the previous single character
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		i += size
+		if last < utf8.MaxRune && r == '-' && i < len(body) {
+			if body[i] == '\\' {
+				i++
+			}
+			hi, size := utf8.DecodeRuneInString(body[i:])
+			i += size
+			items[len(items)-1].hi = hi // last was pushed alone
+			last = utf8.MaxRune
+			continue
+		}
+		if r == '\\' && i < len(body) {
+			r, size = utf8.DecodeRuneInString(body[i:])
+			i += size
+		}
+		items = append(items, classRange{r, r})
+		last = r
+	}
+	var extra []rune
+	for _, it := range items {
+		hi := min(it.hi, maxCased)
+		for r := it.lo; r <= hi; r++ {
+			if hasCase(r) {
+				extra = orbit(r, extra)
+			}
+		}
+	}
+	slices.Sort(extra)
+	extra = slices.Compact(extra)
+	for _, it := range items {
+		writeClassItem(b, it)
+	}
+	// Runs of consecutive variants are written as ranges.
+	for i := 0; i < len(extra); {
+		j := i + 1
+		for j < len(extra) && extra[j] == extra[j-1]+1 {
+			j++
+		}
+		writeClassItem(b, classRange{extra[i], extra[j-1]})
+		i = j
+	}
+	b.WriteByte(']')
+}
+
+func writeClassItem(b *strings.Builder, it classRange) {
+	b.WriteByte('\\')
+	b.WriteRune(it.lo)
+	if it.hi != it.lo {
+		b.WriteString("-\\")
+		b.WriteRune(it.hi)
+	}
+}
+
+// maxCased is the largest rune with case variants (ADLAM SMALL LETTER
+// SHA in Unicode 15); TestGlobMaxCased checks it against the unicode
+// package.
+const maxCased = 0x1E943
+
+// hasCase reports whether r has case variants.
+func hasCase(r rune) bool { return r <= maxCased && unicode.SimpleFold(r) != r }
+
+// orbit appends r's case variants, r included, in rune order.
+func orbit(r rune, out []rune) []rune {
+	start := len(out)
+	out = append(out, r)
+	for v := unicode.SimpleFold(r); v != r; v = unicode.SimpleFold(v) {
+		out = append(out, v)
+	}
+	slices.Sort(out[start:])
+	return out
+}

@@ -1,0 +1,252 @@
+package predicate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+)
+
+// TestPreserveRoot: a -delete that nothing before it can make false, on a
+// starting point that is the root directory, is refused at parse time
+// unless NoPreserveRoot; everything else parses as before. Nothing here
+// walks: the refused commands must never run.
+func TestPreserveRoot(t *testing.T) {
+	tmp := t.TempDir()
+	link := filepath.Join(tmp, "slash")
+	if err := os.Symlink("/", link); err != nil {
+		t.Fatal(err)
+	}
+	const hint = "use --no-preserve-root to override this failsafe"
+	refused := func(root string) string {
+		msg := "it is dangerous to run -delete on every file under '" + root + "'"
+		if root != "/" {
+			msg += " (same as '/')"
+		}
+		return msg
+	}
+	tests := []struct {
+		args    []string
+		cfg     Config
+		refused string // the starting point named, "" when accepted
+	}{
+		{[]string{"/", "-delete"}, Config{}, "/"},
+		{[]string{"//", "-delete"}, Config{}, "//"},
+		{[]string{"/.", "-delete"}, Config{}, "/."},
+		{[]string{"/..", "-delete"}, Config{}, "/.."},
+		{[]string{"/../.", "-depth", "-delete"}, Config{}, "/../."},
+		{[]string{"/", "-print", "-delete"}, Config{}, "/"},
+		{[]string{"/", "-true", "-maxdepth", "3", "-delete"}, Config{}, "/"},
+		{[]string{"/", "-delete", ",", "-print"}, Config{}, "/"},
+		{[]string{"/", "-delete", "-o", "-print"}, Config{}, "/"},
+		{[]string{"/", "!", "-delete"}, Config{}, "/"},
+		{[]string{"/", "(", "-delete", ")"}, Config{}, "/"},
+		{[]string{"/", "-false", ",", "-delete"}, Config{}, "/"},
+		{[]string{tmp, "/", "-delete"}, Config{}, "/"}, // any starting point
+		{[]string{link, "-delete"}, Config{Follow: walker.FollowAll}, link},
+		{[]string{link, "-delete"}, Config{Follow: walker.FollowRoots}, link},
+		// Accepted.
+		{[]string{link, "-delete"}, Config{}, ""}, // -P: the link itself
+		{[]string{"/", "-delete"}, Config{NoPreserveRoot: true}, ""},
+		{[]string{"/", "-delete"}, Config{DryRun: true}, ""},
+		{[]string{"/", "-delete-dry-run"}, Config{}, ""},
+		{[]string{"/", "-name", "x", "-delete"}, Config{}, ""},
+		{[]string{"/", "-type", "f", "-delete"}, Config{}, ""},
+		{[]string{"/", "-print", "-o", "-delete"}, Config{}, ""},
+		{[]string{"/", "-false", "-delete"}, Config{}, ""},
+		{[]string{"/", "-print"}, Config{}, ""},
+		{[]string{"/tmp", "-delete"}, Config{}, ""},
+		{[]string{tmp, "-delete"}, Config{}, ""},
+		{[]string{"/nonexistent-gfind-test", "-delete"}, Config{}, ""},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.args, tt.cfg)
+		name := fmt.Sprintf("%q %+v", tt.args, tt.cfg.NoPreserveRoot)
+		if tt.refused == "" {
+			if err != nil {
+				t.Errorf("%s: %v, want it accepted", name, err)
+			}
+			continue
+		}
+		pe, ok := err.(*ParseError)
+		if !ok || pe.Msg != refused(tt.refused) || pe.Hint != hint {
+			t.Errorf("%s: error %#v, want %q + %q", name, err, refused(tt.refused), hint)
+		}
+	}
+}
+
+// swapTree makes root/a/b/{f1,f2}, root/keep and
+// outside/{f1,f2,x/f3,b/f1,b/f2}: the names a redirected -delete or
+// -exec would reach through a link from root/a or root/a/b.
+func swapTree(t *testing.T) (root, outside string) {
+	root, outside = t.TempDir(), t.TempDir()
+	for _, d := range []string{root + "/a/b", outside + "/x", outside + "/b"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{root + "/a/b/f1", root + "/a/b/f2", root + "/keep", outside + "/f1", outside + "/f2", outside + "/x/f3", outside + "/b/f1", outside + "/b/f2"} {
+		if err := os.WriteFile(f, []byte("data"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, outside
+}
+
+// outsideFiles lists what is left under outside.
+func outsideFiles(t *testing.T, outside string) []string {
+	var got []string
+	filepath.Walk(outside, func(p string, _ os.FileInfo, err error) error {
+		if err == nil {
+			got = append(got, strings.TrimPrefix(p, outside))
+		}
+		return nil
+	})
+	return got
+}
+
+// TestDeleteSwappedAncestor: an ancestor renamed away and replaced by a
+// link to a directory outside the tree, between the visit of a parent
+// (its read) and the deletion of its children, cannot redirect -delete:
+// it unlinks relative to the descriptor of the directory it read, so
+// the files that go are the real ones (now in the renamed directory) and
+// the outside files stay.
+func TestDeleteSwappedAncestor(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		root, outside := swapTree(t)
+		before := outsideFiles(t, outside)
+		cmd, err := Parse([]string{root, "-path", "*/a/b/*", "-delete"}, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg strings.Builder
+		diag := output.NewDiagStyle("gfind", &msg, output.StyleC)
+		devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		sink := output.NewSink(devnull, diag, output.WithTTY(false))
+		opt := cmd.Walk
+		opt.Workers = workers
+		states := make([]*State, workers)
+		for i := range states {
+			states[i] = NewState(cmd, sink, diag)
+		}
+		var swapped atomic.Bool
+		err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
+			if e.Err != nil {
+				diag.FileError(e.Path, e.Err)
+				return walker.Continue
+			}
+			if strings.HasPrefix(string(e.Path), root+"/a/b/") && swapped.CompareAndSwap(false, true) {
+				// root/a/b is read; its children are about to go.
+				if err := os.Rename(root+"/a", root+"/a.moved"); err != nil {
+					t.Error(err)
+				}
+				if err := os.Symlink(outside, root+"/a"); err != nil {
+					t.Error(err)
+				}
+			}
+			return states[e.Worker].Visit(cmd.Expr, e)
+		})
+		for _, s := range states {
+			s.Done()
+		}
+		sink.Close()
+		devnull.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !swapped.Load() {
+			t.Fatal("the swap never happened")
+		}
+		if after := outsideFiles(t, outside); !slices.Equal(before, after) {
+			t.Errorf("workers=%d: outside files %q, want %q untouched", workers, after, before)
+		}
+		if left, _ := os.ReadDir(root + "/a.moved/b"); len(left) != 0 {
+			t.Errorf("workers=%d: %v left in the real directory, want f1 and f2 deleted", workers, left)
+		}
+		if msg.String() != "" {
+			t.Errorf("workers=%d: stderr %q", workers, msg.String())
+		}
+	}
+}
+
+// TestDeleteExecSwappedDirectory: a directory replaced, after its parent
+// was read and before it is opened, by a link to an outside directory or
+// by an outside directory renamed in: -delete and -exec touch nothing of
+// the outside files, the directory is reported and the exit status is 1.
+// The swap is made deterministic with walker.SetBeforeOpenHook.
+func TestDeleteExecSwappedDirectory(t *testing.T) {
+	swaps := []struct {
+		name, wantErr string
+		swap          func(root, outside string) error
+	}{
+		{"symlink", "Not a directory", func(root, outside string) error {
+			if err := os.Rename(root+"/a/b", root+"/b.moved"); err != nil {
+				return err
+			}
+			return os.Symlink(outside, root+"/a/b")
+		}},
+		{"rename", "directory changed during the walk", func(root, outside string) error {
+			if err := os.Rename(root+"/a/b", root+"/b.moved"); err != nil {
+				return err
+			}
+			return os.Rename(outside+"/x", root+"/a/b")
+		}},
+	}
+	actions := [][]string{
+		{"-delete"},
+		{"-exec", "echo", "{}", ";"},
+		{"-depth", "-exec", "echo", "{}", "+"},
+	}
+	for _, sw := range swaps {
+		for _, act := range actions {
+			for _, workers := range []int{1, 4} {
+				t.Run(fmt.Sprintf("%s/%s/j%d", sw.name, act[0], workers), func(t *testing.T) {
+					root, outside := swapTree(t)
+					before := outsideFiles(t, outside)
+					var done atomic.Bool
+					defer walker.SetBeforeOpenHook(func(p string) {
+						if p == root+"/a/b" && done.CompareAndSwap(false, true) {
+							if err := sw.swap(root, outside); err != nil {
+								t.Error(err)
+							}
+						}
+					})()
+					r := runCommand(t, workers, "", append([]string{root}, act...)...)
+					if !done.Load() {
+						t.Fatal("the swap never happened")
+					}
+					after := outsideFiles(t, outside)
+					if sw.name == "rename" {
+						// x was moved into the tree, whole.
+						before = slices.DeleteFunc(before, func(s string) bool { return strings.HasPrefix(s, "/x") })
+					}
+					if !slices.Equal(before, after) {
+						t.Errorf("outside files %q, want %q", after, before)
+					}
+					for _, line := range strings.Split(r.stdout, "\n") {
+						if strings.HasPrefix(line, root+"/a/b/") {
+							t.Errorf("listed %q, below the swapped directory", line)
+						}
+					}
+					if act[0] == "-delete" {
+						// Nothing that replaced b lost a file.
+						if sw.name == "rename" {
+							if _, err := os.Stat(root + "/a/b/f3"); err != nil {
+								t.Errorf("f3 of the directory moved in: %v", err)
+							}
+						}
+					}
+					if !strings.Contains(r.stderr, "gfind: '"+root+"/a/b': "+sw.wantErr+"\n") || !r.failed {
+						t.Errorf("stderr %q, failed %v; want the error %q and exit status 1", r.stderr, r.failed, sw.wantErr)
+					}
+				})
+			}
+		}
+	}
+}

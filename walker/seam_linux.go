@@ -1,0 +1,94 @@
+package walker
+
+import (
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// beforeOpen is the test seam between reading a directory and opening
+// one of its subdirectories: the window in which a directory can be
+// swapped for a symbolic link or for another directory. It is nil
+// outside tests. An atomic pointer rather than a plain variable, so that
+// a test setting it does not race with walks of parallel tests (which
+// see the hook too: a hook must act on its own tree only).
+var beforeOpen atomic.Pointer[func(path string)]
+
+// SetBeforeOpenHook is for tests only. It installs f, to be called with
+// the path of each directory the walk is about to open (a starting
+// point, or a subdirectory after its parent was read and, in pre-order,
+// after its visit), from the goroutine that opens it, and returns a
+// function that restores the previous hook. It exists so that tests, of
+// this package and of the packages built on it (predicate's -delete and
+// -exec), can make the race of a directory replaced during the walk
+// deterministic. Production code never calls it; a nil hook costs one
+// atomic load per opened directory.
+func SetBeforeOpenHook(f func(path string)) (restore func()) {
+	var p *func(string)
+	if f != nil {
+		p = &f
+	}
+	old := beforeOpen.Swap(p)
+	return func() { beforeOpen.Store(old) }
+}
+
+// hookBeforeOpen calls the test hook, if any, for d.
+func hookBeforeOpen(d *dir) {
+	if f := beforeOpen.Load(); f != nil {
+		(*f)(d.path())
+	}
+}
+
+// replaced reports whether the directory open as fd, whose status is st
+// and whose "." record has d_ino dotIno, is not the directory the walk
+// saw under that name: the name was swapped (by rename(2)) for another
+// directory between the read of its parent and the open. O_NOFOLLOW
+// already refuses a symbolic link put there; this catches a directory.
+// It is called only when dotIno differs from the identity recorded for
+// d (checkDot's slow path), so it costs nothing on the common path.
+//
+// A mismatch is not an error when
+//   - the device differs: a mount point, whose record in the parent
+//     carries the covered directory's inode (a rename cannot cross
+//     file systems, so a swapped directory keeps the device);
+//   - the identity came from a record's d_ino and this file system's
+//     "." d_ino is not st_ino (overlayfs across file systems, some
+//     FUSE): its d_ino cannot be compared with a stat;
+//   - the directory is the root of a mount (a bind mount from the same
+//     file system keeps the device, and its record still carries the
+//     covered directory's inode). Without STATX_ATTR_MOUNT_ROOT
+//     (Linux < 5.8) a mount root cannot be told apart, and nothing is
+//     reported.
+func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
+	if uint64(st.Dev) != d.id.dev || uint64(st.Ino) == d.id.ino {
+		return false
+	}
+	if !d.idExact && dotIno != uint64(st.Ino) {
+		return false
+	}
+	var stx unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_STATX_DONT_SYNC, 0, &stx) != nil ||
+		stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 {
+		return false
+	}
+	return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0
+}
+
+// dotRecord returns the d_ino of the "." record in a chunk of records
+// read by getdents, if the chunk has it. "." is not always the first
+// record: ext4 returns a directory's records in hash order, "." among
+// them. A walk that visits records as it reads them must check "."
+// (checkDot) before visiting any record of the chunk, or the records
+// before it are visited before a replaced directory is noticed.
+func dotRecord(buf []byte) (ino uint64, ok bool) {
+	for pos := 0; ; {
+		de, next, more := nextDirent(buf, pos)
+		if !more {
+			return 0, false
+		}
+		if de.ino != 0 && len(de.name) == 1 && de.name[0] == '.' {
+			return de.ino, true
+		}
+		pos = next
+	}
+}

@@ -1,0 +1,209 @@
+package walker
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// swapOnce returns a hook that runs swap the first time the walk is about
+// to open path.
+func swapOnce(path string, swap func()) func(string) {
+	var done atomic.Bool
+	return func(p string) {
+		if p == path && done.CompareAndSwap(false, true) {
+			swap()
+		}
+	}
+}
+
+// swapCases replace root/x, after root was read and before x is opened,
+// by something holding files from outside the tree.
+var swapCases = []struct {
+	name string
+	swap func(t *testing.T, root, outside string)
+	// errText is the error reported for x; post is whether x still gets
+	// its post-order visit (as GNU's FTS_DNR does for a failed open).
+	errText string
+	post    bool
+}{
+	{"symlink to an outside directory", func(t *testing.T, root, outside string) {
+		must(t, os.Rename(filepath.Join(root, "x"), filepath.Join(root, "x.moved")))
+		must(t, os.Symlink(filepath.Join(outside, "d"), filepath.Join(root, "x")))
+	}, "Not a directory", true},
+	{"outside directory renamed in", func(t *testing.T, root, outside string) {
+		must(t, os.Rename(filepath.Join(root, "x"), filepath.Join(root, "x.moved")))
+		must(t, os.Rename(filepath.Join(outside, "d"), filepath.Join(root, "x")))
+	}, errChanged.Error(), false},
+	{"sibling directory renamed over it", func(t *testing.T, root, outside string) {
+		must(t, os.Rename(filepath.Join(root, "x"), filepath.Join(root, "x.moved")))
+		must(t, os.Rename(filepath.Join(root, "z"), filepath.Join(root, "x")))
+	}, errChanged.Error(), false},
+}
+
+// TestSwappedDirectory: a directory replaced between the read of its
+// parent and its open is reported, and nothing under what replaced it is
+// visited, in serial and parallel walks, pre- and post-order. The first
+// case is refused by O_NOFOLLOW, the others by the identity check of
+// checkDot/replaced.
+func TestSwappedDirectory(t *testing.T) {
+	for _, tc := range swapCases {
+		for _, workers := range []int{1, 4} {
+			for _, post := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/j%d/post=%v", tc.name, workers, post), func(t *testing.T) {
+					root, outside := t.TempDir(), t.TempDir()
+					mk(t, root, "x/in1", "x/sub/in2", "y/f", "z/zin")
+					mk(t, outside, "secret", "d/s2", "d/sd/s3")
+					defer SetBeforeOpenHook(swapOnce(filepath.Join(root, "x"), func() { tc.swap(t, root, outside) }))()
+					rs := collect(t, []string{root}, Options{Workers: workers, MaxDepth: -1, PostOrder: post})
+					want := []string{".", "ERR x: " + tc.errText, "x", "y", "y/f", "z", "z/zin"}
+					if post && !tc.post {
+						want = []string{".", "ERR x: " + tc.errText, "y", "y/f", "z", "z/zin"}
+					}
+					if tc.name == "sibling directory renamed over it" {
+						// z is gone by the time the walk gets to it, or
+						// was read before: either way nothing of it is
+						// visited under the name x.
+						rs = dropZ(root, rs)
+						want = dropZRel(want)
+					}
+					diffLists(t, "visits", want, relPaths(root, rs))
+					for _, r := range rs {
+						if strings.HasPrefix(r.Path, filepath.Join(root, "x")+"/") {
+							t.Errorf("visited %s, below the swapped directory", r.Path)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// dropZ and dropZRel remove z and its contents, whose fate depends on
+// the order of the walk (z may be walked, or reported gone, before x).
+func dropZ(root string, rs []record) []record {
+	var out []record
+	for _, r := range rs {
+		rel, _ := filepath.Rel(root, r.Path)
+		if rel != "z" && !strings.HasPrefix(rel, "z/") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func dropZRel(want []string) []string {
+	var out []string
+	for _, w := range want {
+		if w != "z" && !strings.HasPrefix(w, "z/") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestMountPointsAreNotSwaps: at a mount point the parent's record
+// carries the covered directory's inode, so the "." check always sees a
+// mismatch there; neither a mount of another file system nor a bind
+// mount from the same one is a replaced directory.
+func TestMountPointsAreNotSwaps(t *testing.T) {
+	for _, tc := range []struct{ name, setup string }{
+		{"tmpfs", `mount -t tmpfs none "$1/m" && mkdir -p "$1/m/in/deeper"`},
+		{"bind from the same file system", `mount --bind "$1/src" "$1/m"`},
+	} {
+		for _, workers := range []int{1, 2} {
+			for _, post := range []bool{false, true} {
+				root := t.TempDir()
+				mk(t, root, "m/", "src/in/deeper/")
+				rs := runInNamespace(t, tc.setup, childArgs{Roots: []string{root},
+					Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post}})
+				want := []string{".", "m", "m/in", "m/in/deeper", "src", "src/in", "src/in/deeper"}
+				diffLists(t, fmt.Sprintf("%s workers=%d post=%v", tc.name, workers, post), want, relPaths(root, rs))
+			}
+		}
+	}
+}
+
+// TestMountDuringWalk: a directory that becomes a mount point between the
+// read of its parent and its open (an automount does that) is walked,
+// not reported. The mount is made in a mount namespace private to this
+// test's OS thread, so the walk is serial (it runs on that thread).
+func TestMountDuringWalk(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("this test needs root (CI runs the tests as root)")
+	}
+	for _, tc := range []struct {
+		name  string
+		mount func(root string) error
+	}{
+		{"tmpfs", func(root string) error {
+			if err := unix.Mount("none", filepath.Join(root, "m"), "tmpfs", 0, ""); err != nil {
+				return err
+			}
+			return os.MkdirAll(filepath.Join(root, "m/in"), 0o755)
+		}},
+		{"bind", func(root string) error {
+			return unix.Mount(filepath.Join(root, "src"), filepath.Join(root, "m"), "", unix.MS_BIND, "")
+		}},
+	} {
+		for _, exact := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/lstat=%v", tc.name, exact), func(t *testing.T) {
+				done := make(chan []string)
+				go func() {
+					// The thread is never unlocked: it ends with this
+					// goroutine, and its mount namespace with it.
+					runtime.LockOSThread()
+					root := t.TempDir()
+					mk(t, root, "m/", "src/in/")
+					if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+						t.Errorf("unshare: %v", err)
+						close(done)
+						return
+					}
+					if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+						t.Errorf("make private: %v", err)
+						close(done)
+						return
+					}
+					m := filepath.Join(root, "m")
+					restore := SetBeforeOpenHook(swapOnce(m, func() {
+						if err := tc.mount(root); err != nil {
+							t.Errorf("mount: %v", err)
+						}
+					}))
+					var rs []record
+					err := Walk([]string{root}, Options{Workers: 1, MaxDepth: -1}, func(e *Entry) Action {
+						if exact {
+							e.Lstat() // the identity the walk keeps is then exact
+						}
+						r := record{Path: string(e.Path)}
+						if e.Err != nil {
+							r.Err = errText(e.Err)
+						}
+						rs = append(rs, r)
+						return Continue
+					})
+					restore()
+					if err != nil {
+						t.Errorf("Walk: %v", err)
+					}
+					if err := unix.Unmount(m, unix.MNT_DETACH); err != nil {
+						t.Errorf("unmount: %v", err)
+					}
+					done <- relPaths(root, rs)
+				}()
+				got, ok := <-done
+				if !ok {
+					return
+				}
+				diffLists(t, "visits", []string{".", "m", "m/in", "src", "src/in"}, got)
+			})
+		}
+	}
+}

@@ -1,0 +1,858 @@
+package walker
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The sorted walk (Options.Sort, gfind -s).
+//
+// Every visit is made in exactly the order of a serial depth-first walk
+// whose directories were each read whole and sorted by name (byte order),
+// one visit at a time: so the order is the same for any number of workers
+// and any timing. The directories are still read in parallel:
+//
+//	goroutines:  one holds the emit token and visits; the others read
+//	             ahead: pop the most recently queued directory node
+//	             (LIFO, close to the order the visits will need them),
+//	             open it, read it whole into one buffer, sort the
+//	             records, publish the listing, queue its subdirectories
+//	listings:    [root] [a] [a/b] [a/c] ... ready, sorted (the window)
+//
+// The token holder walks an explicit stack of frames (one per directory
+// being visited, as the serial walk recurses). Entering a directory, it
+// takes the listing if it is ready, and reads the directory itself if no
+// one has claimed it yet. If another goroutine is reading it, the holder
+// parks the walk on that node and goes to read ahead like the others; the
+// goroutine that publishes the node takes the token and goes on with the
+// walk, from the listing still in its cache. So no goroutine waits while
+// there is reading to do, and there are no more goroutines than workers.
+//
+// Reading ahead is speculative: whether to descend is only decided at the
+// directory's visit (Prune, Exclude, XDev, a vanished file). A node the walk
+// does not descend into is killed, with whatever was read below it
+// (descriptors released, listings recycled); a node being read is cleaned up
+// by its reader when it finishes. Errors met while reading ahead (EACCES,
+// a loop) are kept in the node and reported in order, when the walk gets
+// there, and not at all for a pruned directory.
+//
+// Bounds. The window (nodes being read or ready, not yet entered) is
+// limited in count, by the descriptor budget (a ready node keeps its
+// directory open, so that the walk needs no second open), and in bytes.
+// Readers stop when it is full and are woken when a quarter of it has been
+// used, so a full window costs one wake-up per many directories. The walk
+// itself never waits on a full window: it reads what no one has claimed.
+//
+// With one worker (-j1 -s) nothing is read ahead: each directory is read
+// when the walk enters it, after its visit, as in the serial walk.
+
+// nodeState is where a node is in its life; guarded by sorter.mu.
+type nodeState uint8
+
+const (
+	nodeQueued  nodeState = iota // pushed for reading; holds a want on its parent
+	nodeNew                      // made by the emitter, not read yet (no want on its parent)
+	nodeReading                  // claimed by a worker (or the emitter reading ahead)
+	nodeReady                    // read (lst) or failed to open (err), not entered
+	nodeTaken                    // the emitter's: entered, or being read for entering
+	nodeDead                     // killed: the emitter will not enter it
+)
+
+// snode is one directory of the sorted walk.
+type snode struct {
+	d     dir
+	state nodeState
+	lst   *listing // when nodeReady and open
+	err   error    // when nodeReady: the open failed
+}
+
+// listing is one directory read whole and sorted.
+type listing struct {
+	buf  []byte    // the raw getdents64 records, as read
+	ents []sortEnt // the records to visit, sorted by name
+	kids []*snode  // queued nodes of subdirectories, in ents order
+	err  error     // a getdents failure after the entries read
+	// loop is the ancestor the directory duplicates (a bind mount seen
+	// through its "." record), and changed says the directory was
+	// swapped since its parent was read: either way it is reported and
+	// not read.
+	loop    *dir
+	changed bool
+	size    int // bytes counted in the window
+}
+
+// sortEnt is one entry of a listing: where its record is, what the walk
+// needs of it, and the first eight bytes of its name, big-endian and
+// zero-padded, so that most comparisons are one integer comparison (names
+// hold no NUL byte, so padding sorts first, as a shorter name must).
+type sortEnt struct {
+	key  uint64
+	off  uint32 // of the record in buf
+	kid  int32  // index in kids, or -1
+	nlen uint16 // the name's length
+	typ  Type
+}
+
+// dirent returns the record of e.
+func (l *listing) dirent(e *sortEnt) dirent {
+	return dirent{
+		ino:  *(*uint64)(unsafe.Pointer(&l.buf[int(e.off)+int(direntIno)])),
+		typ:  e.typ,
+		name: l.name(e),
+	}
+}
+
+// name returns the name of e.
+func (l *listing) name(e *sortEnt) []byte {
+	i := int(e.off) + int(direntName)
+	return l.buf[i : i+int(e.nlen)]
+}
+
+// nameKey returns the sort key of name.
+func nameKey(name []byte) uint64 {
+	if len(name) >= 8 {
+		return binary.BigEndian.Uint64(name)
+	}
+	var key uint64
+	for i, c := range name {
+		key |= uint64(c) << (56 - 8*i)
+	}
+	return key
+}
+
+// less orders a before b: by key, then (a shared eight-byte prefix) by
+// the rest of the names.
+func (l *listing) less(a, b *sortEnt) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return bytes.Compare(l.name(a), l.name(b)) < 0
+}
+
+// sort puts the entries in byte order of their names: insertion sort for
+// the small directories that are most of a tree, else a merge sort through
+// *tmp (24-byte elements move less with a merge than with the swaps of a
+// quick sort). Names in one directory are distinct: stability does not
+// matter.
+func (l *listing) sort(tmp *[]sortEnt) {
+	s := l.ents
+	if len(s) <= 24 {
+		l.insertionSort(s)
+		return
+	}
+	if cap(*tmp) < len(s) {
+		*tmp = make([]sortEnt, len(s))
+	}
+	l.mergeSort(s, (*tmp)[:len(s)])
+	if cap(*tmp) > 1<<15 {
+		*tmp = nil // a huge directory's: not kept
+	}
+}
+
+func (l *listing) insertionSort(s []sortEnt) {
+	for i := 1; i < len(s); i++ {
+		x := s[i]
+		j := i
+		for ; j > 0 && l.less(&x, &s[j-1]); j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = x
+	}
+}
+
+// mergeSort sorts s using tmp (as long as s) as scratch space.
+func (l *listing) mergeSort(s, tmp []sortEnt) {
+	if len(s) <= 24 {
+		l.insertionSort(s)
+		return
+	}
+	m := len(s) / 2
+	l.mergeSort(s[:m], tmp[:m])
+	l.mergeSort(s[m:], tmp[m:])
+	if !l.less(&s[m], &s[m-1]) {
+		return // already in order (common: names created in order)
+	}
+	copy(tmp, s)
+	a, b := tmp[:m], tmp[m:]
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if l.less(&b[j], &a[i]) {
+			s[k] = b[j]
+			j++
+		} else {
+			s[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(s[k:], a[i:])
+	copy(s[k:], b[j:])
+}
+
+// Window limits.
+const (
+	sortMaxAhead = 1024     // nodes
+	sortMaxBytes = 16 << 20 // bytes of listings
+	maxSpare     = 2 * sortMaxAhead
+)
+
+// spareOK says whether l is worth keeping for reuse (not grown for a huge
+// directory), and clears it for that.
+func spareOK(l *listing) bool {
+	if cap(l.buf) > 1<<20 || cap(l.ents) > 1<<16 {
+		return false
+	}
+	clear(l.kids)
+	*l = listing{buf: l.buf[:0], ents: l.ents[:0], kids: l.kids[:0]}
+	return true
+}
+
+// sorter is the state of one sorted walk.
+type sorter struct {
+	w        *walk
+	roots    []string
+	prefetch bool // there are readers besides the walk: queue subdirectories
+
+	// The walk's state, used by whichever goroutine holds the emit token.
+	ew       wstate // the Entry (Worker 0) and path buffer of every visit
+	frames   []frame
+	nextRoot int
+	espare   []*listing // listings the walk is done with, for sorter.free
+
+	mu    sync.Mutex
+	work  sync.Cond // readers wait here: nothing to claim
+	stack []*snode  // queued nodes (and dead ones, skipped); the top is the end
+	ahead int       // nodes being read ahead or ready, not entered
+	bytes int       // their listings' sizes
+	// maxAhead bounds ahead; sleeping readers are woken when ahead is
+	// back to lowWater.
+	maxAhead, lowWater int
+	idle               int        // readers waiting on work
+	waitFor            *snode     // the node the parked walk waits for
+	done               bool       // the walk is over
+	free               []*listing // spare listings
+}
+
+// frame is one directory the walk is in.
+type frame struct {
+	n        *snode
+	parentFD int      // the parent's descriptor (pinned by its frame), or AT_FDCWD
+	lst      *listing // once entered
+	fd       int      // n's descriptor, pinned, once entered
+	i        int      // the next entry of lst to visit
+	nextKid  int      // the first node of lst.kids neither entered nor killed
+	phase    uint8
+	opened   bool  // n is pinned (entered)
+	unpinned bool  // the parent's pin was given up while n is walked
+	failed   error // n was read but could not be pinned again
+}
+
+const (
+	phaseEnter  = iota // get n's listing
+	phaseVisit         // visit its entries
+	phaseFinish        // report, release, post-order visit, pop
+)
+
+// sreader is one goroutine of the sorted walk: it reads directories,
+// and visits while it holds the emit token.
+type sreader struct {
+	wstate           // for reading: scratch space, yield clock
+	dbuf   []byte    // getdents64 buffer
+	names  []byte    // arena for the names of the nodes it makes
+	tmp    []sortEnt // scratch space for sorting
+	spare  []*listing
+}
+
+func newSReader(w *walk, id int) *sreader {
+	k := &sreader{dbuf: make([]byte, direntBufSize)}
+	k.init(w, id)
+	return k
+}
+
+// runSorted walks roots in sorted order with n goroutines.
+func runSorted(w *walk, roots []string, n int) {
+	if w.opt.Workers == 1 {
+		n = 1
+	}
+	r := &sorter{w: w, roots: roots, prefetch: n > 1}
+	r.work.L = &r.mu
+	r.maxAhead = min(sortMaxAhead, max(1, int(w.fds.limit)/4))
+	r.lowWater = r.maxAhead - max(1, r.maxAhead/4)
+	r.ew.init(w, 0)
+	var wg sync.WaitGroup
+	for i := 1; i < n; i++ {
+		k := newSReader(w, i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.run(k, false)
+		}()
+	}
+	r.run(newSReader(w, 0), true)
+	wg.Wait()
+	clear(r.stack)
+}
+
+// run is one goroutine of the walk: it walks while it holds the token,
+// and reads ahead otherwise, until the walk is over.
+func (r *sorter) run(k *sreader, token bool) {
+	if token {
+		r.emit(k)
+	}
+	r.mu.Lock()
+	for !r.done {
+		n := r.claimLocked()
+		if n == nil {
+			r.idle++
+			r.work.Wait()
+			r.idle--
+			continue
+		}
+		r.takeSpareLocked(k)
+		r.mu.Unlock()
+		lst, err := r.read(k, n, true)
+		r.mu.Lock()
+		if r.publishLocked(n, lst, err) {
+			r.mu.Unlock()
+			r.emit(k)
+			r.mu.Lock()
+		}
+	}
+	r.mu.Unlock()
+}
+
+// claimLocked takes the most recently queued live node for reading ahead,
+// if the window has room.
+func (r *sorter) claimLocked() *snode {
+	for len(r.stack) > 0 {
+		if r.ahead >= r.maxAhead || r.ahead > 0 && r.bytes >= sortMaxBytes {
+			return nil
+		}
+		n := r.stack[len(r.stack)-1]
+		r.stack[len(r.stack)-1] = nil
+		r.stack = r.stack[:len(r.stack)-1]
+		if n.state == nodeQueued {
+			n.state = nodeReading
+			r.ahead++
+			return n
+		}
+	}
+	return nil
+}
+
+// publishLocked ends a read ahead of n: the listing becomes ready and its
+// subdirectories are queued, unless the walk killed n meanwhile. It
+// returns true when the walk was parked on n: the caller now holds the
+// token.
+func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
+	if n.state == nodeDead {
+		r.ahead--
+		r.wakeLocked()
+		if lst != nil {
+			// Its subdirectories were never queued: nothing else holds
+			// it.
+			r.w.release(&n.d)
+			r.putLocked(lst)
+		}
+		return false
+	}
+	n.state, n.lst, n.err = nodeReady, lst, err
+	if lst != nil {
+		lst.size = cap(lst.buf) + int(unsafe.Sizeof(sortEnt{}))*cap(lst.ents) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
+		r.bytes += lst.size
+		r.queueKidsLocked(n, lst, r.waitFor != n)
+	}
+	if r.waitFor == n {
+		r.waitFor = nil
+		return true
+	}
+	return false
+}
+
+// queueKidsLocked queues the subdirectory nodes of n's listing, the first
+// on top. Each holds a want on n until it is opened or killed. keepOne
+// says that the caller will take one itself.
+func (r *sorter) queueKidsLocked(n *snode, lst *listing, keepOne bool) {
+	if len(lst.kids) == 0 {
+		return
+	}
+	n.d.mu.Lock()
+	n.d.want += int32(len(lst.kids))
+	n.d.mu.Unlock()
+	for i := len(lst.kids) - 1; i >= 0; i-- {
+		r.stack = append(r.stack, lst.kids[i])
+	}
+	share := len(lst.kids)
+	if keepOne {
+		share--
+	}
+	if r.idle > 0 && share > 0 && r.ahead <= r.lowWater {
+		if share >= r.idle {
+			r.work.Broadcast()
+		} else {
+			for range share {
+				r.work.Signal()
+			}
+		}
+	}
+}
+
+// wakeLocked wakes the sleeping readers once the window has room again.
+func (r *sorter) wakeLocked() {
+	if r.idle > 0 && r.ahead <= r.lowWater && len(r.stack) > 0 {
+		r.work.Broadcast()
+	}
+}
+
+// putLocked keeps l for reuse.
+func (r *sorter) putLocked(l *listing) {
+	if len(r.free) < maxSpare && spareOK(l) {
+		r.free = append(r.free, l)
+	}
+}
+
+// takeSpareLocked gives k a spare listing for its next read. Listings are
+// the walk's only per-entry memory; a free list, unlike a sync.Pool,
+// survives garbage collections.
+func (r *sorter) takeSpareLocked(k *sreader) {
+	if len(k.spare) == 0 && len(r.free) > 0 {
+		k.spare = append(k.spare, r.free[len(r.free)-1])
+		r.free[len(r.free)-1] = nil
+		r.free = r.free[:len(r.free)-1]
+	}
+}
+
+// killLocked gives up n, which the walk will not enter, and everything
+// read ahead below it.
+func (r *sorter) killLocked(n *snode) {
+	switch n.state {
+	case nodeQueued:
+		n.state = nodeDead
+		r.w.release(n.d.parent) // it will not be opened from there
+	case nodeReading:
+		n.state = nodeDead // its reader cleans up (publishLocked)
+	case nodeReady:
+		n.state = nodeDead
+		r.ahead--
+		if lst := n.lst; lst != nil {
+			n.lst = nil
+			r.bytes -= lst.size
+			for _, k := range lst.kids {
+				r.killLocked(k)
+			}
+			r.w.release(&n.d)
+			r.putLocked(lst)
+		}
+		r.wakeLocked()
+	}
+}
+
+// kill is killLocked for the walk.
+func (r *sorter) kill(n *snode) {
+	r.mu.Lock()
+	r.killLocked(n)
+	r.mu.Unlock()
+}
+
+// acquire returns n's listing for the walk to enter, n open with one want
+// (the walk's) and unpinned, or the error opening it. ok is false when
+// another goroutine is reading n: the walk is then parked on n, and the
+// caller no longer holds the token.
+func (r *sorter) acquire(k *sreader, n *snode) (lst *listing, err error, ok bool) {
+	r.mu.Lock()
+	for _, l := range r.espare {
+		r.putLocked(l)
+	}
+	clear(r.espare)
+	r.espare = r.espare[:0]
+	switch n.state {
+	case nodeReady:
+		n.state = nodeTaken
+		lst, err = n.lst, n.err
+		n.lst = nil
+		r.ahead--
+		if lst != nil {
+			r.bytes -= lst.size
+		}
+		r.wakeLocked()
+		r.mu.Unlock()
+		return lst, err, true
+	case nodeQueued, nodeNew:
+		drop := n.state == nodeQueued
+		n.state = nodeTaken
+		r.takeSpareLocked(k)
+		r.mu.Unlock()
+		lst, err = r.read(k, n, drop)
+		if lst != nil && len(lst.kids) > 0 {
+			r.mu.Lock()
+			r.queueKidsLocked(n, lst, false)
+			r.mu.Unlock()
+		}
+		return lst, err, true
+	case nodeReading:
+		r.waitFor = n
+		r.mu.Unlock()
+		return nil, nil, false
+	}
+	panic("walker: sorted walk entered a dead node")
+}
+
+// read opens n (giving up its want on its parent if drop), reads it whole
+// and sorts it. On success n is open with one want and no pin.
+func (r *sorter) read(k *sreader, n *snode, drop bool) (*listing, error) {
+	w := r.w
+	if err := w.openChild(&n.d, &k.scratch, drop); err != nil {
+		return nil, err
+	}
+	fd := n.d.fd // pinned by openChild: nobody else changes it
+	var lst *listing
+	if i := len(k.spare) - 1; i >= 0 {
+		lst = k.spare[i]
+		k.spare[i] = nil
+		k.spare = k.spare[:i]
+	} else {
+		lst = new(listing)
+	}
+	checked := false
+read:
+	for !w.stop.Load() {
+		nb, err := getdents(fd, k.dbuf)
+		if err != nil {
+			lst.err = err
+			break
+		}
+		if nb == 0 {
+			break
+		}
+		// The records are kept as read, in a buffer of the listing's
+		// that grows to fit (most directories take a few hundred
+		// bytes: the window must not cost a read buffer per directory).
+		start := len(lst.buf)
+		lst.buf = append(lst.buf, k.dbuf[:nb]...)
+		for pos := start; ; {
+			de, next, ok := nextDirent(lst.buf, pos)
+			if !ok {
+				break
+			}
+			off := pos
+			pos = next
+			if de.ino == 0 {
+				continue
+			}
+			if isDots(de.name) {
+				if !checked && len(de.name) == 1 {
+					checked = true
+					lst.loop, lst.changed = sortedDotCheck(&n.d, fd, de.ino)
+					if lst.loop != nil || lst.changed {
+						lst.ents = lst.ents[:0]
+						break read
+					}
+				}
+				continue
+			}
+			k.maybeYield()
+			if len(lst.ents) == cap(lst.ents) {
+				lst.ents = slices.Grow(lst.ents, max(64, cap(lst.ents)))
+			}
+			lst.ents = append(lst.ents, sortEnt{key: nameKey(de.name), off: uint32(off), kid: -1, nlen: uint16(len(de.name)), typ: de.typ})
+		}
+	}
+	lst.sort(&k.tmp)
+	if r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
+		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev) {
+		// Nodes for the subdirectories, to read ahead. Not for the
+		// other types: a link under -L or a DT_UNKNOWN record that
+		// turns out to be a directory is read when the emitter enters
+		// it. Nor on another device under XDev (the emitter will not
+		// descend) or at MaxDepth.
+		for i := range lst.ents {
+			e := &lst.ents[i]
+			if de := lst.dirent(e); de.typ == TypeDir {
+				e.kid = int32(len(lst.kids))
+				lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
+			}
+		}
+	}
+	w.unpin(&n.d, false)
+	return lst, nil
+}
+
+// sortedDotCheck is checkDot's test, without the report, which the emitter
+// makes when it enters the directory: it returns the ancestor that d
+// duplicates, or whether d was swapped for another directory since its
+// parent was read.
+func sortedDotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
+	if dotIno == d.id.ino {
+		return nil, false
+	}
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil {
+		return nil, false
+	}
+	if replaced(d, fd, &st, dotIno) {
+		return nil, true
+	}
+	d.id, d.idExact = idOf(&st), true
+	for x := d.parent; x != nil; x = x.parent {
+		if x.id == d.id {
+			return x, false
+		}
+	}
+	return nil, false
+}
+
+// newNode makes the node of the subdirectory name of d.
+func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode {
+	// Names are cut from a chunk of the reader's, not from the listing,
+	// which is recycled as soon as the emitter leaves the directory.
+	n := len(name) + 1
+	if len(k.names)+n > cap(k.names) {
+		k.names = make([]byte, 0, max(16<<10, n))
+	}
+	start := len(k.names)
+	k.names = append(append(k.names, name...), 0)
+	x := &snode{state: state}
+	x.d.fd = -1
+	x.d.name = k.names[start : start+n : start+n]
+	x.d.setPath(d)
+	x.d.typ = TypeDir
+	x.d.follow = k.w.opt.Follow == FollowAll
+	x.d.linkFollowed = c.linkFollowed
+	x.d.id, x.d.idExact = c.id, c.exact
+	return x
+}
+
+// emit walks, holding the token, until the walk is parked or over.
+func (r *sorter) emit(k *sreader) {
+	for {
+		if len(r.frames) == 0 {
+			if r.w.stop.Load() || r.nextRoot >= len(r.roots) {
+				r.mu.Lock()
+				r.done = true
+				r.work.Broadcast()
+				r.mu.Unlock()
+				return
+			}
+			r.startRoot()
+			continue
+		}
+		f := &r.frames[len(r.frames)-1]
+		switch f.phase {
+		case phaseEnter:
+			if r.w.stop.Load() {
+				r.kill(f.n)
+				r.frames = r.frames[:len(r.frames)-1]
+				continue
+			}
+			lst, err, ok := r.acquire(k, f.n)
+			if !ok {
+				return
+			}
+			r.enter(f, lst, err)
+		case phaseVisit:
+			r.visit(k, f)
+		case phaseFinish:
+			r.finish(f)
+		}
+	}
+}
+
+// startRoot visits the next starting point and, if it is a directory to
+// read, pushes its frame.
+func (r *sorter) startRoot() {
+	s := &r.ew
+	opt := &r.w.opt
+	n := &snode{state: nodeNew}
+	n.d.fd = -1
+	n.d.rootIndex = r.nextRoot
+	n.d.setName(nil, []byte(r.roots[r.nextRoot]))
+	r.nextRoot++
+	s.pb.cur = nil
+	if !s.startRoot(&n.d) {
+		return
+	}
+	descend := s.e.Type == TypeDir && opt.MaxDepth != 0
+	if !opt.PostOrder || !descend {
+		// The serial walk's visitDir.
+		if n.d.depth >= opt.MinDepth {
+			s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
+			if s.call() == Prune && !opt.PostOrder {
+				descend = false
+			}
+		}
+		if !descend || r.w.stop.Load() {
+			return
+		}
+	}
+	r.frames = append(r.frames, frame{n: n, parentFD: unix.AT_FDCWD})
+}
+
+// parent returns the frame below the top one, or nil.
+func (r *sorter) parent() *frame {
+	if len(r.frames) < 2 {
+		return nil
+	}
+	return &r.frames[len(r.frames)-2]
+}
+
+// enter starts on the top frame f with the listing (or the error) that
+// acquire gave, as the serial walk's readChild does after its open.
+func (r *sorter) enter(f *frame, lst *listing, err error) {
+	w := r.w
+	s := &r.ew
+	f.phase = phaseFinish
+	if err != nil {
+		if err == unix.ENOENT && w.opt.IgnoreReaddirRace {
+			// Vanished: fts's FTS_DNR with ENOENT, ignored, and no
+			// post-order visit.
+			r.frames = r.frames[:len(r.frames)-1]
+			return
+		}
+		s.setDirEntry(&f.n.d, f.parentFD)
+		s.report("open", err)
+		return
+	}
+	if p := r.parent(); p != nil {
+		// While n is walked, the parent's descriptor may be evicted.
+		w.unpin(&p.n.d, false)
+		f.unpinned = true
+	}
+	fd, perr := w.pin(&f.n.d)
+	if perr != nil {
+		// Evicted since it was read ahead, and not the same directory
+		// any more (or gone).
+		r.dropListing(lst, 0)
+		w.release(&f.n.d)
+		f.failed = perr
+		return
+	}
+	f.fd, f.opened = fd, true
+	d := &f.n.d
+	if lst.loop != nil || lst.changed {
+		if lst.changed {
+			s.setDirEntry(d, -1)
+			s.report("open", errChanged)
+		} else {
+			// As checkDot reports it.
+			pfd := unix.AT_FDCWD
+			if d.parent != nil {
+				pfd = -1 // an error Entry is not evaluated
+			}
+			s.setDirEntry(d, pfd)
+			s.report("", &LoopError{Path: string(s.e.Path), Ancestor: lst.loop.path()})
+		}
+		d.loop = true // not read, and no post-order visit
+		r.dropListing(lst, 0)
+		return
+	}
+	f.lst = lst
+	f.phase = phaseVisit
+	s.pb.setDir(d)
+}
+
+// visit visits the entries of the top frame f in order, until one is a
+// directory to descend into (its frame is pushed) or the listing ends.
+func (r *sorter) visit(k *sreader, f *frame) {
+	w := r.w
+	s := &r.ew
+	d := &f.n.d
+	lst := f.lst
+	for f.i < len(lst.ents) && !w.stop.Load() && !d.lost {
+		ent := &lst.ents[f.i]
+		f.i++
+		de := lst.dirent(ent)
+		descend, c := s.entry(d, f.fd, &de)
+		var kid *snode
+		if ent.kid >= 0 {
+			kid = lst.kids[ent.kid]
+			f.nextKid = int(ent.kid) + 1
+		}
+		if !descend {
+			if kid != nil {
+				r.kill(kid)
+			}
+			continue
+		}
+		if kid == nil {
+			kid = k.newNode(d, de.name, c, nodeNew)
+		}
+		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
+		return
+	}
+	f.phase = phaseFinish
+}
+
+// finish ends the top frame f: it reports a read error, gives up n, pins
+// the parent again, makes n's post-order visit and pops f.
+func (r *sorter) finish(f *frame) {
+	w := r.w
+	s := &r.ew
+	d := &f.n.d
+	if lst := f.lst; lst != nil {
+		f.lst = nil
+		err := lst.err
+		r.dropListing(lst, f.nextKid)
+		if err != nil && !d.lost && !w.stop.Load() && (err != unix.ENOENT || !w.opt.IgnoreReaddirRace) {
+			s.setDirEntry(d, -1)
+			s.report("readdirent", err)
+		}
+	}
+	if f.opened {
+		if d.lost {
+			w.release(d)
+		} else {
+			w.unpin(d, true) // closes n, reopening an evicted parent by ".."
+		}
+	}
+	parentFD := f.parentFD
+	p := r.parent()
+	if f.unpinned {
+		pfd, err := w.pin(&p.n.d)
+		if err != nil {
+			// The parent cannot be reopened, so neither can its
+			// remaining entries be visited.
+			s.setDirEntry(&p.n.d, -1)
+			s.report("open", err)
+			p.n.d.lost = true
+			r.frames = r.frames[:len(r.frames)-1]
+			return
+		}
+		parentFD, p.fd = pfd, pfd
+	}
+	post := true
+	if f.failed != nil {
+		if f.failed == unix.ENOENT && w.opt.IgnoreReaddirRace {
+			post = false
+		} else {
+			s.setDirEntry(d, parentFD)
+			s.report("open", f.failed)
+		}
+	}
+	if post && w.opt.PostOrder && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
+		s.setDirEntry(d, parentFD)
+		s.e.PostOrder = true
+		s.call()
+	}
+	r.frames = r.frames[:len(r.frames)-1]
+	if p != nil {
+		s.pb.setDir(&p.n.d)
+	}
+}
+
+// dropListing kills the nodes of lst from kids[from] on (not entered: a
+// Stop, or a parent lost) and keeps lst for reuse.
+func (r *sorter) dropListing(lst *listing, from int) {
+	if from < len(lst.kids) {
+		r.mu.Lock()
+		for _, k := range lst.kids[from:] {
+			r.killLocked(k)
+		}
+		r.mu.Unlock()
+	}
+	r.espare = append(r.espare, lst)
+}
