@@ -249,29 +249,20 @@ func funkyString(s string, p int, equalsEnd bool) ([]byte, int, bool) {
 	return out, p, true
 }
 
-// unescape maps the character after a backslash to what it stands for.
+// unescape maps the character after a backslash to what it stands for:
+// -printf's C escapes (escapeChar) and dircolors' \e, \? and \_; any
+// other character stands for itself.
 func unescape(c byte) byte {
 	switch c {
-	case 'a':
-		return '\a'
-	case 'b':
-		return '\b'
 	case 'e':
 		return 033
-	case 'f':
-		return '\f'
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'v':
-		return '\v'
 	case '?':
 		return 0177
 	case '_':
 		return ' '
+	}
+	if r := escapeChar(c); r != 0 {
+		return r
 	}
 	return c
 }

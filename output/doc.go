@@ -30,4 +30,9 @@
 // Format is a -printf format compiled once at parse time (format.go):
 // its directives are expanded with glibc's printf rules (cprintf.go) and
 // the C locale's strftime (strftime.go) straight into a Buffer.
+//
+// gfind's extras: color.go parses LS_COLORS as GNU ls does (dircolors'
+// database when unset) and writes colored paths into a Buffer, escaping
+// only the names on a terminal; json.go writes JSON strings and records
+// without reflection, and Diag's JSON form of file errors (--json).
 package output

@@ -168,6 +168,9 @@ func flagsEnd(b []byte, i int) int {
 	return n
 }
 
+// escapeChar maps the character after a backslash in a -printf format
+// to the C escape it stands for, or 0 if it is none; LS_COLORS's
+// unescape (color.go) adds its own to these.
 func escapeChar(c byte) byte {
 	switch c {
 	case 'a':
@@ -305,7 +308,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 	case 'd':
 		return appendCInt(dst, int64(e.Depth), sp)
 	case 'y':
-		return appendCString(dst, typeName(fileMode(e, st)), sp)
+		return appendCString(dst, TypeName(fileMode(e, st)), sp)
 	case 'Y':
 		return appendCString(dst, targetType(e, st, env), sp)
 	case 'l':
@@ -432,8 +435,9 @@ func fileMode(e *walker.Entry, st *unix.Stat_t) uint32 {
 	return e.Type.Mode()
 }
 
-// typeName is GNU's mode_to_filetype, for %y and %Y.
-func typeName(mode uint32) string {
+// TypeName is GNU's mode_to_filetype, for %y and %Y: -type's letter
+// for the S_IFMT bits of mode, or U for none of them. -json uses it too.
+func TypeName(mode uint32) string {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		return "f"
@@ -461,12 +465,12 @@ func typeName(mode uint32) string {
 func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	mode := fileMode(e, st)
 	if mode&unix.S_IFMT != unix.S_IFLNK {
-		return typeName(mode)
+		return TypeName(mode)
 	}
 	tst, err := e.Stat()
 	switch {
 	case err == nil:
-		return typeName(tst.Mode)
+		return TypeName(tst.Mode)
 	case errors.Is(err, unix.ENOENT):
 		return "N"
 	case errors.Is(err, unix.ELOOP):

@@ -32,6 +32,14 @@
 //	action.go exec.go delete.go printf.go ls.go files.go  actions
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //
+// gfind's extras (opt-in; none changes a GNU command line):
+//
+//	glob.go exclude.go  -glob -iglob (doublestar) and bfs's -exclude
+//	color.go color_*.go -color -nocolor, --color: LS_COLORS for -print, -ls
+//	json.go             -printjson, --json
+//	limit.go older.go   -limit N; -older, -newer-than DURATION
+//	delete.go           also -delete-dry-run, --dry-run, --no-preserve-root
+//
 // Patterns for -name, -path and friends use this package's own POSIX
 // fnmatch (fnmatch.go): GNU find passes no FNM_PATHNAME and no
 // FNM_PERIOD, which no Go glob library reproduces.

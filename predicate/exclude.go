@@ -77,28 +77,13 @@ func excludeRefused(n Node) Node {
 // tree n joined with -o, or nil when there are none.
 func excludeExpr(n Node) Node {
 	var ops []Node
-	var walk func(Node)
-	walk = func(n Node) {
-		switch n := n.(type) {
-		case *andNode:
-			for _, k := range n.kids {
-				walk(k)
-			}
-		case *orNode:
-			for _, k := range n.kids {
-				walk(k)
-			}
-		case *commaNode:
-			for _, k := range n.kids {
-				walk(k)
-			}
-		case *notNode:
-			walk(n.kid)
-		case *excludeNode:
-			ops = append(ops, n.kid)
+	// forEachNode does not go into an -exclude's operand, which holds
+	// no -exclude anyway (excludeRefused).
+	forEachNode(n, func(n Node) {
+		if x, ok := n.(*excludeNode); ok {
+			ops = append(ops, x.kid)
 		}
-	}
-	walk(n)
+	})
 	switch len(ops) {
 	case 0:
 		return nil

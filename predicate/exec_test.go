@@ -261,27 +261,9 @@ func runCommand(t *testing.T, workers int, stdin string, args ...string) runResu
 		t.Fatalf("Parse(%q): %v", args, err)
 	}
 	sink := output.NewSink(out, diag, output.WithTTY(false))
-	opt := cmd.Walk
-	opt.Workers = workers
-	states := make([]*State, workers)
-	for i := range states {
-		states[i] = NewState(cmd, sink, diag)
-	}
-	err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
-		if e.Err != nil {
-			diag.FileError(e.Path, e.Err)
-			return walker.Continue
-		}
-		return states[e.Worker].Visit(cmd.Expr, e)
-	})
-	if err != nil {
+	if _, err := walkStates(cmd, sink, diag, workers, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range states {
-		s.Done()
-	}
-	cmd.Close()
-	sink.Close()
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -290,6 +272,36 @@ func runCommand(t *testing.T, workers int, stdin string, args ...string) runResu
 		return string(b)
 	}
 	return runResult{stdout: read("stdout"), stderr: read("stderr"), failed: diag.Failed()}
+}
+
+// walkStates walks cmd's roots with the given number of workers as
+// cmd/gfind does, one State each: an entry with an error is reported to
+// diag, any other goes to hook (when not nil) and then to its worker's
+// State. Then the States are done, cmd is closed and sink too. It
+// returns the States and the walk's error.
+func walkStates(cmd *Command, sink *output.Sink, diag *output.Diag, workers int, hook func(*walker.Entry)) ([]*State, error) {
+	opt := cmd.Walk
+	opt.Workers = workers
+	states := make([]*State, workers)
+	for i := range states {
+		states[i] = NewState(cmd, sink, diag)
+	}
+	err := walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
+		if e.Err != nil {
+			diag.FileError(e.Path, e.Err)
+			return walker.Continue
+		}
+		if hook != nil {
+			hook(e)
+		}
+		return states[e.Worker].Visit(cmd.Expr, e)
+	})
+	for _, s := range states {
+		s.Done()
+	}
+	cmd.Close()
+	sink.Close()
+	return states, err
 }
 
 // smallTree makes root/{a/{1,2},b/{3},4} and returns root.

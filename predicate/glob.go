@@ -131,11 +131,11 @@ func expandBraces(pat string, out []string) ([]string, bool) {
 		}
 		return append(out, pat), true
 	}
-	closing := indexMatchedClosingAlt(pat[open+1:]) + open + 1
+	closing := indexAltEnd(pat[open+1:], false) + open + 1
 	prefix, suffix := pat[:open], pat[closing+1:]
 	body := pat[open+1 : closing]
 	for {
-		comma := indexNextAlt(body)
+		comma := indexAltEnd(body, true)
 		alt := body
 		if comma >= 0 {
 			alt = body[:comma]
@@ -154,14 +154,23 @@ func expandBraces(pat string, out []string) ([]string, bool) {
 // indexOpenBrace returns the index of the first '{' that doublestar's
 // matcher treats as the start of alternatives, or -1.
 func indexOpenBrace(s string) int {
+	return indexSyntax(s, func(c byte) bool { return c == '{' })
+}
+
+// indexSyntax returns the index of the first byte of s outside classes
+// and escapes, as doublestar's matcher scans them, for which stop is
+// true, or -1.
+func indexSyntax(s string, stop func(c byte) bool) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			i++
 		case '[':
 			i = classEnd(s, i)
-		case '{':
-			return i
+		default:
+			if stop(s[i]) {
+				return i
+			}
 		}
 	}
 	return -1
@@ -180,49 +189,26 @@ func classEnd(s string, open int) int {
 	return len(s)
 }
 
-// indexMatchedClosingAlt is doublestar's: the index in s of the '}'
-// closing a '{' just before s, skipping nested braces, classes and
-// escapes; -1 if there is none.
-func indexMatchedClosingAlt(s string) int {
+// indexAltEnd is doublestar's indexMatchedClosingAlt and indexNextAlt
+// in one scan of s, which follows a '{': the index of the '}' closing
+// that '{', skipping nested braces, classes and escapes, or with commas
+// that of the first comma at the outer nesting level before it; -1 if
+// there is none. expandBraces looks for commas only in a body that ends
+// before the closing '}', so with commas it finds a comma or nothing.
+func indexAltEnd(s string, commas bool) int {
 	depth := 1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			i = classEnd(s, i)
-		case '{':
-			depth++
-		case '}':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// indexNextAlt is doublestar's: the index of the first comma of s at
-// the outer nesting level, or -1.
-func indexNextAlt(s string) int {
-	depth := 1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			i = classEnd(s, i)
+	return indexSyntax(s, func(c byte) bool {
+		switch c {
 		case '{':
 			depth++
 		case '}':
 			depth--
+			return depth == 0
 		case ',':
-			if depth == 1 {
-				return i
-			}
+			return commas && depth == 1
 		}
-	}
-	return -1
+		return false
+	})
 }
 
 // foldPattern rewrites a valid pattern so that matching it case

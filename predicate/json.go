@@ -118,26 +118,9 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 	return true
 }
 
-// typeLetter is -type's letter for the S_IFMT bits of mode.
-func typeLetter(mode uint32) byte {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return 'f'
-	case unix.S_IFDIR:
-		return 'd'
-	case unix.S_IFLNK:
-		return 'l'
-	case unix.S_IFIFO:
-		return 'p'
-	case unix.S_IFSOCK:
-		return 's'
-	case unix.S_IFCHR:
-		return 'c'
-	case unix.S_IFBLK:
-		return 'b'
-	}
-	return 'U'
-}
+// typeLetter is -type's letter for the S_IFMT bits of mode, U for
+// none: %y's (output.TypeName), as a byte.
+func typeLetter(mode uint32) byte { return output.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
 	return Facts{Prints: true, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}

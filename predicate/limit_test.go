@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/gfind/gfind/output"
-	"github.com/gfind/gfind/walker"
 )
 
 func TestLimitParse(t *testing.T) {
@@ -111,27 +110,10 @@ func walkCommand(t *testing.T, args []string, cfg Config, workers int) (string, 
 	var stderr bytes.Buffer
 	diag := output.NewDiagStyle("gfind", &stderr, output.StyleC)
 	sink := output.NewSink(out, diag, output.WithTTY(false))
-	states := make([]*State, workers)
-	for i := range states {
-		states[i] = NewState(cmd, sink, diag)
-	}
-	opt := cmd.Walk
-	opt.Workers = workers
-	err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
-		if e.Err != nil {
-			diag.FileError(e.Path, e.Err)
-			return walker.Continue
-		}
-		return states[e.Worker].Visit(cmd.Expr, e)
-	})
+	states, err := walkStates(cmd, sink, diag, workers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range states {
-		s.Done()
-	}
-	cmd.Close()
-	sink.Close()
 	if stderr.Len() > 0 {
 		t.Errorf("%q: stderr %q", args, stderr.String())
 	}

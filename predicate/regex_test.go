@@ -312,22 +312,11 @@ func TestRegextypePositional(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nodes []*regexNode
-	var walk func(n Node)
-	walk = func(n Node) {
-		switch n := n.(type) {
-		case *andNode:
-			for _, k := range n.kids {
-				walk(k)
-			}
-		case *orNode:
-			for _, k := range n.kids {
-				walk(k)
-			}
-		case *regexNode:
-			nodes = append(nodes, n)
+	forEachNode(cmd.Expr, func(n Node) {
+		if r, ok := n.(*regexNode); ok {
+			nodes = append(nodes, r)
 		}
-	}
-	walk(cmd.Expr)
+	})
 	if len(nodes) != 3 {
 		t.Fatalf("found %d -regex nodes in %q", len(nodes), cmd.Expr.Args())
 	}

@@ -129,18 +129,8 @@ func TestDeleteSwappedAncestor(t *testing.T) {
 		diag := output.NewDiagStyle("gfind", &msg, output.StyleC)
 		devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		sink := output.NewSink(devnull, diag, output.WithTTY(false))
-		opt := cmd.Walk
-		opt.Workers = workers
-		states := make([]*State, workers)
-		for i := range states {
-			states[i] = NewState(cmd, sink, diag)
-		}
 		var swapped atomic.Bool
-		err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
-			if e.Err != nil {
-				diag.FileError(e.Path, e.Err)
-				return walker.Continue
-			}
+		_, err = walkStates(cmd, sink, diag, workers, func(e *walker.Entry) {
 			if strings.HasPrefix(string(e.Path), root+"/a/b/") && swapped.CompareAndSwap(false, true) {
 				// root/a/b is read; its children are about to go.
 				if err := os.Rename(root+"/a", root+"/a.moved"); err != nil {
@@ -150,12 +140,7 @@ func TestDeleteSwappedAncestor(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			return states[e.Worker].Visit(cmd.Expr, e)
 		})
-		for _, s := range states {
-			s.Done()
-		}
-		sink.Close()
 		devnull.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,117 @@
+package predicate
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
+)
+
+// benchState returns a State for expression args whose output goes to
+// /dev/null, and a function closing it.
+func benchState(b *testing.B, args string) (*State, Node, func()) {
+	b.Helper()
+	cmd, err := Parse(append([]string{"."}, strings.Fields(args)...), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	diag := output.NewDiag("gfind", io.Discard)
+	sink := output.NewSink(null, diag)
+	s := NewState(cmd, sink, diag)
+	return s, Optimize(cmd.Expr, 2), func() {
+		s.Done()
+		cmd.Close()
+		sink.Close() // and null
+	}
+}
+
+// BenchmarkEval evaluates expressions on synthetic entries (no file
+// system): the evaluator's own cost per entry, which must allocate
+// nothing.
+func BenchmarkEval(b *testing.B) {
+	st := &unix.Stat_t{Mode: unix.S_IFREG | 0o644, Size: 1234, Nlink: 1}
+	files := []*walker.Entry{
+		walker.Synthetic("./src/pkg/module/file_0001.go", 4, walker.TypeRegular, st, nil),
+		walker.Synthetic("./src/pkg/module/server.log", 4, walker.TypeRegular, st, nil),
+		walker.Synthetic("./src/pkg/module/sub", 4, walker.TypeDir, &unix.Stat_t{Mode: unix.S_IFDIR | 0o755}, nil),
+	}
+	for _, expr := range []string{
+		"-print",
+		"-name *.log",
+		"-type f -name *.go -print",
+		"-name .git -prune -o -type f -print0",
+		"-type f -size +1k",
+		"-path */module/* -printf %p\\t%s\\n",
+	} {
+		b.Run(strings.ReplaceAll(expr, " ", "_"), func(b *testing.B) {
+			s, node, done := benchState(b, expr)
+			defer done()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s.Visit(node, files[i%len(files)])
+			}
+		})
+	}
+}
+
+// BenchmarkWalkPrint is the whole walk-and-print path on a real tree
+// (-benchdir, default GOROOT): walker, evaluator and output, one State
+// per worker as cmd/gfind wires them, output to /dev/null. allocs/op
+// divided by entries/op must stay at 0.00 (a few allocations per walk
+// for the workers, none per entry).
+func BenchmarkWalkPrint(b *testing.B) {
+	root := os.Getenv("GFIND_BENCH_DIR")
+	if root == "" {
+		root = runtime.GOROOT()
+	}
+	for _, expr := range []string{"-print", "-name *.go", "-type f -size +0"} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", strings.ReplaceAll(expr, " ", "_"), workers), func(b *testing.B) {
+				cmd, err := Parse(append([]string{root}, strings.Fields(expr)...), Config{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				diag := output.NewDiag("gfind", io.Discard)
+				node := Optimize(cmd.Expr, 2)
+				var entries atomic.Int64
+				b.ReportAllocs()
+				for b.Loop() {
+					null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sink := output.NewSink(null, diag) // Close closes null
+					states := make([]*State, workers)
+					for i := range states {
+						states[i] = NewState(cmd, sink, diag)
+					}
+					opt := cmd.Walk
+					opt.Workers = workers
+					err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
+						entries.Add(1)
+						return states[e.Worker].Visit(node, e)
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, s := range states {
+						s.Done()
+					}
+					sink.Close()
+				}
+				b.ReportMetric(float64(entries.Load())/float64(b.N), "entries/op")
+			})
+		}
+	}
+}
