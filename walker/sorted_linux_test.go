@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
@@ -403,5 +404,130 @@ func TestSortedExclude(t *testing.T) {
 	for _, workers := range sortedWorkers {
 		got := sortedVisits(t, root, Options{Workers: workers, MaxDepth: -1, Exclude: excl}, nil)
 		diffLists(t, fmt.Sprintf("workers=%d", workers), want, got)
+	}
+}
+
+// TestSortedMounts: a bind mount of an ancestor (a loop seen through the
+// "." record while reading ahead) and, under XDev, a directory on another
+// device (not read ahead below it) come out as in the serial walk, in
+// sorted order.
+func TestSortedMounts(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "a/b/", "a/f", "local/f", "mnt/", "z")
+	for _, workers := range sortedWorkers {
+		for _, post := range []bool{false, true} {
+			rs := runInNamespace(t, `mount --bind "$1" "$1/a/b"`,
+				childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post, Sort: true}})
+			want := []string{".", "a", "a/b", "ERR a/b: File system loop detected; ROOT/a/b is part of the same file system loop as ROOT.", "a/f", "local", "local/f", "mnt", "z"}
+			if post {
+				want = []string{"ERR a/b: File system loop detected; ROOT/a/b is part of the same file system loop as ROOT.", "a/f", "a", "local/f", "local", "mnt", "z", "."}
+			}
+			diffLists(t, fmt.Sprintf("loop workers=%d depth=%v", workers, post), want, orderedRel(root, rs))
+		}
+		rs := runInNamespace(t, `mount -t tmpfs none "$1/mnt" && mkdir -p "$1/mnt/in/deeper"`,
+			childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, XDev: true, Sort: true}})
+		want := []string{".", "a", "a/b", "a/f", "local", "local/f", "mnt", "z"}
+		diffLists(t, fmt.Sprintf("xdev workers=%d", workers), want, orderedRel(root, rs))
+	}
+}
+
+// TestSortedListing checks the sort of a listing against bytes.Compare,
+// for names that share long prefixes (the keys are taken after the
+// common prefix), names that are prefixes of others, bytes >= 0x80, the
+// insertion and the merge sort, and records in one buffer or in chunks.
+func TestSortedListing(t *testing.T) {
+	many := func(format string, n int) []string {
+		var s []string
+		for i := range n {
+			s = append(s, fmt.Sprintf(format, (i*7919)%n))
+		}
+		return s
+	}
+	tests := []struct {
+		name  string
+		names []string
+	}{
+		{"one", []string{"x"}},
+		{"prefixes", []string{"abc", "ab", "abd", "a", "abcdefghijk", "abcdefghij", "abcdefgh", "abcdefghi"}},
+		{"high bytes", []string{"\xff", "a\x80", "a", "\x01", "a\x7f", "\xfe\xff"}},
+		{"shared 8", many("file%06d.txt", 500)},
+		{"shared 20", many("IMG_2024_0101_12345_%05d", 300)},
+		{"all share a name", append(many("samesamesame%d", 40), "samesamesame")},
+		{"short", many("%d", 1000)},
+	}
+	for _, tc := range tests {
+		for _, chunked := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/chunked=%v", tc.name, chunked), func(t *testing.T) {
+				l := &listing{}
+				var first []byte
+				lcp := 0
+				for i, name := range tc.names {
+					reclen := (int(direntName) + len(name) + 1 + 7) &^ 7
+					var buf *[]byte
+					ci := 0
+					if chunked {
+						// Few records a chunk: many chunks.
+						if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+reclen > 256 {
+							l.chunks = append(l.chunks, make([]byte, 0, direntBufSize))
+						}
+						ci = len(l.chunks) - 1
+						buf = &l.chunks[ci]
+					} else {
+						buf = &l.buf
+					}
+					off := len(*buf)
+					rec := make([]byte, reclen)
+					*(*uint64)(unsafe.Pointer(&rec[direntIno])) = uint64(i + 1)
+					copy(rec[direntName:], name)
+					*buf = append(*buf, rec...)
+					if i == 0 {
+						first, lcp = []byte(name), len(name)
+					} else {
+						lcp = commonPrefix(first[:lcp], []byte(name))
+					}
+					l.ents = append(l.ents, sortEnt{key: nameKey([]byte(name)), off: uint32(ci<<chunkShift | off), nlen: uint16(len(name))})
+				}
+				if len(l.ents) > 1 {
+					l.lcp = lcp
+				}
+				var tmp []sortEnt
+				l.sort(&tmp)
+				var got []string
+				for i := range l.ents {
+					de := l.dirent(&l.ents[i])
+					if want := tc.names[de.ino-1]; string(de.name) != want {
+						t.Fatalf("record %d: name %q, want %q", de.ino, de.name, want)
+					}
+					got = append(got, string(de.name))
+				}
+				want := slices.Clone(tc.names)
+				slices.SortFunc(want, func(a, b string) int { return bytes.Compare([]byte(a), []byte(b)) })
+				if !slices.Equal(got, want) {
+					t.Errorf("sorted:\n%q\nwant:\n%q", got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestSortedCommonPrefix checks commonPrefix across its eight-byte steps.
+func TestSortedCommonPrefix(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"a", "", 0},
+		{"abc", "abd", 2},
+		{"abcdefgh", "abcdefgh", 8},
+		{"abcdefghi", "abcdefgh", 8},
+		{"abcdefghijklmnopq", "abcdefghijklmnopr", 16},
+		{"abcdefgXijklmnop", "abcdefghijklmnop", 7},
+		{"x", "y", 0},
+	}
+	for _, tc := range tests {
+		if got := commonPrefix([]byte(tc.a), []byte(tc.b)); got != tc.want {
+			t.Errorf("commonPrefix(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
 	}
 }

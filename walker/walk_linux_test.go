@@ -801,6 +801,13 @@ func TestXDev(t *testing.T) {
 // relPaths gives the visits' paths relative to root, sorted, errors
 // marked.
 func relPaths(root string, rs []record) []string {
+	out := orderedRel(root, rs)
+	slices.Sort(out)
+	return out
+}
+
+// orderedRel is relPaths in visit order.
+func orderedRel(root string, rs []record) []string {
 	var out []string
 	for _, r := range rs {
 		rel, _ := filepath.Rel(root, r.Path)
@@ -809,7 +816,6 @@ func relPaths(root string, rs []record) []string {
 		}
 		out = append(out, rel)
 	}
-	slices.Sort(out)
 	return out
 }
 
