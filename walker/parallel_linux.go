@@ -377,11 +377,13 @@ func (k *worker) readDir(d *dir) {
 		}
 		if checkedDot && n >= splitMinBytes && k.p.nidle.Load() > 0 {
 			// A big directory and an idle worker: hand it this chunk and
-			// read on. The first chunk (with ".") is never handed out.
+			// read on. Only once "." is checked: from then on, d.id is
+			// read by other workers.
 			k.splitChunk(d, buf)
 			continue
 		}
-		if !k.visitChunk(d, fd, buf, &checkedDot, pushed, follow) || w.stop.Load() {
+		k.visitChunk(d, fd, buf, follow)
+		if w.stop.Load() {
 			k.dropBatch()
 			return
 		}
@@ -390,34 +392,21 @@ func (k *worker) readDir(d *dir) {
 }
 
 // visitChunk visits the records in buf, a getdents chunk of d, and
-// collects d's subdirectories in k.batch. checkedDot and pushed are the
-// reader's state for the "." check; a worker visiting a split chunk
-// passes checkedDot true. It returns false when d is not to be read on
-// (it turned out to be its own ancestor).
-func (k *worker) visitChunk(d *dir, fd int, buf []byte, checkedDot *bool, pushed, follow bool) bool {
+// collects d's subdirectories in k.batch. The reader has checked "."
+// (readDir) before any chunk gets here.
+func (k *worker) visitChunk(d *dir, fd int, buf []byte, follow bool) {
 	w := k.w
 	for pos := 0; ; {
 		de, next, ok := nextDirent(buf, pos)
 		if !ok {
-			return true
+			return
 		}
 		pos = next
-		if de.ino == 0 {
-			continue
-		}
-		if isDots(de.name) {
-			// Only before any child is out: from then on, d.id is
-			// read by other workers.
-			if !*checkedDot && len(de.name) == 1 && !pushed {
-				*checkedDot = true
-				if !k.checkDot(d, fd, de.ino) {
-					return false
-				}
-			}
+		if de.ino == 0 || isDots(de.name) {
 			continue
 		}
 		if w.stop.Load() {
-			return true
+			return
 		}
 		descend, c := k.entry(d, fd, &de)
 		if descend {
@@ -573,8 +562,7 @@ func (k *worker) processChunk(x *dir) {
 			k.report("open", err)
 		} else {
 			k.pb.setDir(d)
-			checked := true
-			k.visitChunk(d, fd, *b, &checked, true, w.opt.Follow == FollowAll)
+			k.visitChunk(d, fd, *b, w.opt.Follow == FollowAll)
 			if len(k.batch) > 0 {
 				if w.stop.Load() {
 					k.dropBatch()
