@@ -77,8 +77,11 @@ func TestSplitBigDirectory(t *testing.T) {
 			})
 		}
 	}
-	// A stop partway through ends the walk: the other worker may be in
-	// the middle of one visit, then checks the stop before the next.
+	// A stop partway through ends the walk early. The walker records the
+	// Stop when visit returns, so another worker may start visits in the
+	// moment between: how many depends on the scheduler (the race detector
+	// on a loaded machine made it 2), so only "soon" is checked here; the
+	// predicate layer makes -quit exact through the Sink.
 	var mu sync.Mutex
 	count, stopped, after := 0, false, 0
 	err := Walk([]string{big}, Options{Workers: 2, MaxDepth: -1}, func(e *Entry) Action {
@@ -94,7 +97,7 @@ func TestSplitBigDirectory(t *testing.T) {
 		}
 		return Continue
 	})
-	if err != nil || !stopped || after > 1 {
-		t.Fatalf("err %v, stopped %v, %d visits after the stop", err, stopped, after)
+	if err != nil || !stopped || after > 200 || count >= 1+n+n/100 {
+		t.Fatalf("err %v, stopped %v, %d visits after the stop, %d in all", err, stopped, after, count)
 	}
 }
