@@ -25,6 +25,18 @@ func (c *Command) Close() error {
 	return errors.Join(errs...)
 }
 
+// RunsCommands reports whether the expression has -exec, -execdir, -ok
+// or -okdir: whether a child process may run during the walk.
+func (c *Command) RunsCommands() bool {
+	found := false
+	forEachNode(c.Expr, func(n Node) {
+		if _, ok := n.(*execNode); ok {
+			found = true
+		}
+	})
+	return found
+}
+
 // forEachNode calls f for n and every node below it.
 func forEachNode(n Node, f func(Node)) {
 	if n == nil {

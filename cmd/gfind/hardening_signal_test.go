@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,4 +212,75 @@ func countEntries(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestSignalPrintOnly: a walk that runs no command starts its signal
+// handlers only before its first write that a signal could cut short
+// (signal.go). A SIGTERM that comes while such a write is blocked on a
+// full pipe must still leave standard output ending with a whole record:
+// without the handler, the kernel kills gfind in the middle of the write
+// and the reader gets part of a record.
+func TestSignalPrintOnly(t *testing.T) {
+	if gnuMode() {
+		t.Skip("gfind's own behaviour")
+	}
+	gfind := gfindBin(t)
+	tree := filepath.Join(t.TempDir(), "tree")
+	if err := os.Mkdir(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{tree: true}
+	for i := range 4000 { // about 300 KiB of output: several 64 KiB blocks
+		p := filepath.Join(tree, fmt.Sprintf("a-file-with-a-name-long-enough-to-fill-pipes-quickly-%05d", i))
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names[p] = true
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			cmd := exec.Command(gfind, "-j1", tree, "-print")
+			cmd.Env = testEnv()
+			cmd.Stdout = w
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			defer cmd.Process.Kill()
+			// Read a little, so that gfind's next write blocks part way
+			// through a block, then signal it and drain the pipe.
+			head := make([]byte, 1000)
+			if _, err := io.ReadFull(r, head); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			rest, _ := io.ReadAll(r)
+			cmd.Wait()
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("gfind ended with %v, want killed by %v", cmd.ProcessState, sig)
+			}
+			out := string(head) + string(rest)
+			if !strings.HasSuffix(out, "\n") {
+				t.Fatalf("output (%d bytes) ends with a partial record: %q", len(out), out[max(0, len(out)-80):])
+			}
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			for _, l := range lines {
+				if !names[l] {
+					t.Fatalf("output has %q, not a path of the tree", l)
+				}
+			}
+			if len(lines) >= len(names) {
+				t.Errorf("gfind printed all %d paths: the signal came too late to test anything", len(lines))
+			}
+		})
+	}
 }

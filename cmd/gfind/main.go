@@ -79,7 +79,14 @@ func run(args []string) int {
 	walk.Sort = walk.Sort || opts.cli.Sort
 
 	sink := output.NewSink(os.Stdout, diag)
-	defer watchSignals(sink)() // signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly
+	// signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly, once it matters.
+	watch := &signalWatch{sink: sink}
+	if cmd.RunsCommands() {
+		watch.start()
+	} else {
+		sink.BeforeLargeWrite(watch.start)
+	}
+	defer watch.stop()
 	states := make([]*predicate.State, workers)
 	for i := range states {
 		states[i] = predicate.NewState(cmd, sink, diag)
