@@ -24,12 +24,17 @@ import (
 // worker that wants the same order must Flush its Buffer before
 // reporting; gfind's own output is otherwise buffered per worker.
 type Diag struct {
-	prog   string
-	style  Style
-	mu     sync.Mutex // serialises writes to w
-	w      io.Writer
-	failed atomic.Bool
-	errs   atomic.Int64 // failing diagnostics written, for --stats
+	prog string
+	// The style is looked up in the environment at its first use
+	// (LocaleStyle reads locale files when LANG names one): most runs
+	// print no diagnostic and need no style.
+	styleOnce sync.Once
+	styleFn   func() Style // nil: style was given
+	style     Style
+	mu        sync.Mutex // serialises writes to w
+	w         io.Writer
+	failed    atomic.Bool
+	errs      atomic.Int64 // failing diagnostics written, for --stats
 	// Set before the walk by SetQuietErrors and SetJSON (json.go).
 	quietPerm, json bool
 }
@@ -38,7 +43,7 @@ type Diag struct {
 // prefixed "prog: ". The quoting style comes from the environment as in
 // GNU find (see StyleFromEnv).
 func NewDiag(prog string, w io.Writer) *Diag {
-	return NewDiagStyle(prog, w, LocaleStyle())
+	return &Diag{prog: prog, w: w, styleFn: LocaleStyle}
 }
 
 // NewDiagStyle is NewDiag with a fixed quoting style, for tests and for
@@ -48,13 +53,20 @@ func NewDiagStyle(prog string, w io.Writer, s Style) *Diag {
 }
 
 // Style returns the quoting style in use.
-func (d *Diag) Style() Style { return d.style }
+func (d *Diag) Style() Style {
+	d.styleOnce.Do(func() {
+		if d.styleFn != nil {
+			d.style = d.styleFn()
+		}
+	})
+	return d.style
+}
 
 // Quote quotes s for a message in the active style, as GNU find quotes
 // file names and arguments ('x' in the C locale, ‘x’ under UTF-8).
 // Parse errors such as "unknown predicate `-x'" do not use it: GNU
 // writes those with a literal `…' in every locale.
-func (d *Diag) Quote(s string) string { return d.style.Quote(s) }
+func (d *Diag) Quote(s string) string { return d.Style().Quote(s) }
 
 // FileError reports a failure on a file, as in
 //
@@ -76,11 +88,11 @@ func (d *Diag) FileError(path []byte, err error) {
 	var loop *walker.LoopError
 	if errors.As(err, &loop) {
 		d.Errorf("File system loop detected; %s is part of the same file system loop as %s.",
-			d.style.Quote(loop.Path), d.style.Quote(loop.Ancestor))
+			d.Style().Quote(loop.Path), d.Style().Quote(loop.Ancestor))
 		return
 	}
 	line := d.start()
-	line = appendQuote(line, path, d.style)
+	line = appendQuote(line, path, d.Style())
 	line = append(line, ": "...)
 	line = append(line, Strerror(err)...)
 	d.finish(line, true)

@@ -93,7 +93,7 @@ func WithName(name string) SinkOption { return func(s *Sink) { s.name = name } }
 // record is written as soon as it ends, as a line-buffered stdout would.
 // -print0 output (Print with NUL) stays raw, as in GNU.
 func NewSink(f *os.File, d *Diag, opts ...SinkOption) *Sink {
-	s := &Sink{f: f, fd: fdOf(f), diag: d, style: d.Style()}
+	s := &Sink{f: f, fd: fdOf(f), diag: d}
 	s.stdout = s.fd == 1
 	if s.stdout {
 		s.name = "standard output"
@@ -103,6 +103,9 @@ func NewSink(f *os.File, d *Diag, opts ...SinkOption) *Sink {
 	s.tty = isTerminal(s.fd)
 	for _, o := range opts {
 		o(s)
+	}
+	if s.tty {
+		s.style = d.Style() // only terminal output is escaped
 	}
 	return s
 }

@@ -35,6 +35,10 @@ type Config struct {
 	// UTF8 matches patterns by character, as glibc's fnmatch does in a
 	// UTF-8 locale; otherwise bytes, as in the C locale.
 	UTF8 bool
+	// IsUTF8, when set, decides UTF8 instead: it is called once, when
+	// the first pattern is compiled, so that a command line without
+	// patterns never looks the locale up.
+	IsUTF8 func() bool
 	// Now is the time the command started, which the time tests
 	// measure from (GNU's options.start_time); zero means time.Now().
 	Now time.Time
@@ -396,6 +400,9 @@ func (p *parser) quote(s string) string { return p.cfg.Quote(s) }
 
 // glob compiles a -name/-path style pattern in the locale's mode.
 func (p *parser) glob(pat string, fold bool) *glob {
+	if p.cfg.IsUTF8 != nil {
+		p.cfg.UTF8, p.cfg.IsUTF8 = p.cfg.IsUTF8(), nil
+	}
 	if p.cfg.UTF8 {
 		return compileGlobUTF8(pat, fold)
 	}

@@ -45,7 +45,7 @@ func run(args []string) int {
 		Follow:   opts.follow,
 		Warnings: isTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
 		Quote:    diag.Quote,
-		UTF8:     diag.Style() == output.StyleUTF8,
+		IsUTF8:   func() bool { return diag.Style() == output.StyleUTF8 },
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
 
 		Color:          opts.cli.Color == "always" || opts.cli.Color == "auto" && isTerminal(1),
