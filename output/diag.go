@@ -36,7 +36,7 @@ type Diag struct {
 	failed    atomic.Bool
 	errs      atomic.Int64 // failing diagnostics written, for --stats
 	// Set before the walk by SetQuietErrors and SetJSON (json.go).
-	quietPerm, json bool
+	quietPerm, permOK, json bool
 }
 
 // NewDiag returns a Diag writing to w (normally os.Stderr) with lines
@@ -78,7 +78,9 @@ func (d *Diag) Quote(s string) string { return d.Style().Quote(s) }
 //	gfind: File system loop detected; 'a/b/up' is part of the same file system loop as 'a'.
 func (d *Diag) FileError(path []byte, err error) {
 	if d.quietPerm && isPermError(err) {
-		d.failed.Store(true) // -noerror hides the message, not the failure
+		if !d.permOK {
+			d.failed.Store(true) // -noerror hides the message, not the failure
+		}
 		return
 	}
 	if d.json {

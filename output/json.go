@@ -197,6 +197,11 @@ func (d *Diag) SetJSON(on bool) { d.json = on }
 // --quiet-errors. Call it before the walk starts.
 func (d *Diag) SetQuietErrors(on bool) { d.quietPerm = on }
 
+// SetPermErrorsOK makes the permission errors that SetQuietErrors
+// hides leave the exit status alone: --ignore-errors. Call it before
+// the walk starts.
+func (d *Diag) SetPermErrorsOK(on bool) { d.permOK = on }
+
 // Errors returns the number of failing diagnostics written so far (what
 // --stats reports); hidden permission errors are not counted.
 func (d *Diag) Errors() int64 { return d.errs.Load() }

@@ -31,7 +31,10 @@ type cli struct {
 	DryRun      bool   `name:"dry-run" help:"Make -delete print what it would unlink instead of unlinking."`
 	JSON        bool   `name:"json" help:"Print matches as JSON lines (as -printjson) instead of names."`
 	QuietErrors bool   `name:"quiet-errors" help:"Do not print permission errors (as -noerror); the exit status is still 1."`
-	Stats       bool   `name:"stats" help:"Print a one-line summary on standard error at the end."`
+	// IgnoreErrors is --quiet-errors that also keeps permission errors
+	// out of the exit status: the "unless told otherwise" of -noerror.
+	IgnoreErrors bool `name:"ignore-errors" help:"As --quiet-errors, and permission errors do not make the exit status 1."`
+	Stats        bool `name:"stats" help:"Print a one-line summary on standard error at the end."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
 	NoPreserveRoot bool `name:"no-preserve-root" help:"Allow a -delete that no test guards on the root directory."`
 }
@@ -125,7 +128,7 @@ func isOwnOption(a string) bool {
 	case a == "--help", a == "--version", a == "-j", a == "--threads":
 		return true
 	case a == "-s", a == "--sort", a == "--color", a == "--dry-run", a == "--json",
-		a == "--quiet-errors", a == "--stats", a == "--no-preserve-root":
+		a == "--quiet-errors", a == "--ignore-errors", a == "--stats", a == "--no-preserve-root":
 		return true
 	case strings.HasPrefix(a, "--threads="), strings.HasPrefix(a, "--color="):
 		return true

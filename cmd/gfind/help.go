@@ -79,6 +79,7 @@ gfind's own options (before the starting points):
       --dry-run                make -delete print what it would unlink
       --json                   print JSON lines (as -printjson) instead of names
       --quiet-errors           do not report permission errors (as -noerror)
+      --ignore-errors          as --quiet-errors, and exit 0 despite them
       --stats                  print a one-line summary on standard error
       --no-preserve-root       allow a -delete that no test guards on /
 

@@ -52,7 +52,7 @@ func run(args []string) int {
 		DryRun:         opts.cli.DryRun,
 		NoPreserveRoot: opts.cli.NoPreserveRoot,
 		JSON:           opts.cli.JSON,
-		QuietErrors:    opts.cli.QuietErrors,
+		QuietErrors:    opts.cli.QuietErrors || opts.cli.IgnoreErrors,
 	})
 	switch {
 	case errors.Is(err, predicate.ErrHelp):
@@ -67,8 +67,9 @@ func run(args []string) int {
 		}
 		return 1
 	}
-	diag.SetQuietErrors(cmd.QuietErrors) // -noerror, --quiet-errors
-	diag.SetJSON(opts.cli.JSON)          // --json: diagnostics about files as JSON records
+	diag.SetQuietErrors(cmd.QuietErrors)        // -noerror, --quiet-errors
+	diag.SetPermErrorsOK(opts.cli.IgnoreErrors) // --ignore-errors
+	diag.SetJSON(opts.cli.JSON)                 // --json: diagnostics about files as JSON records
 
 	workers := opts.cli.Threads
 	if workers <= 0 {

@@ -15,7 +15,7 @@
 _gfind_options=(
     -H -L -P -D -O
     -j --threads= -s --sort --color --color= --dry-run --json
-    --quiet-errors --stats --no-preserve-root --help --version
+    --quiet-errors --ignore-errors --stats --no-preserve-root --help --version
 )
 
 # _gfind_primaries are the primaries and the operators that are words.
@@ -97,7 +97,7 @@ _gfind() {
         if ((lead)); then
             case $w in
             -H | -L | -P | -O* | -s | --sort | --color | --dry-run | --json | \
-                --quiet-errors | --stats | --no-preserve-root | --help | --version | \
+                --quiet-errors | --ignore-errors | --stats | --no-preserve-root | --help | --version | \
                 --threads=* | --color=* | -j[0-9]*)
                 continue
                 ;;

@@ -23,7 +23,7 @@ function __gfind_in_expr
             continue
         end
         switch $t
-            case -H -L -P '-O*' -s --sort '--color*' --dry-run --json --quiet-errors \
+            case -H -L -P '-O*' -s --sort '--color*' --dry-run --json --quiet-errors --ignore-errors \
                 --stats --no-preserve-root --help --version '--threads=*' '-j?*'
                 continue
             case -D -j --threads
@@ -49,6 +49,7 @@ complete -c gfind -l color -x -a 'auto always never' -d 'Color names from LS_COL
 complete -c gfind -l dry-run -d 'Make -delete print what it would unlink'
 complete -c gfind -l json -d 'Print JSON lines instead of names'
 complete -c gfind -l quiet-errors -d 'Do not report permission errors'
+complete -c gfind -l ignore-errors -d 'Hide permission errors and exit 0 despite them'
 complete -c gfind -l stats -d 'Print a one-line summary on stderr'
 complete -c gfind -l no-preserve-root -d 'Allow -delete on /'
 complete -c gfind -l help -d 'Print the help and exit'

@@ -39,6 +39,7 @@ _arguments -C -s $args \
   '--dry-run[make -delete print what it would unlink]' \
   '--json[print JSON lines instead of names]' \
   '--quiet-errors[do not report permission errors]' \
+  '--ignore-errors[hide permission errors and exit 0 despite them]' \
   '--stats[print a one-line summary on stderr]' \
   '--no-preserve-root[allow -delete on /]' \
   '(- *)--help[print the help and exit]' \
