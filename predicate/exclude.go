@@ -105,11 +105,9 @@ func (c *Command) ExcludeFunc(states []*State, level int) func(*walker.Entry) bo
 	return func(e *walker.Entry) bool { return states[e.Worker].excluded(expr, e) }
 }
 
-// excluded evaluates an -exclude operand on e. It starts a new entry for
-// the once-only stat error report, as Visit does; so when the operand and
-// the expression both need a status that cannot be read, the failure is
-// reported twice.
+// excluded evaluates an -exclude operand on e. A status that cannot be
+// read is reported once for the file, whether the operand or the
+// expression asks first (Entry.ReportOnce).
 func (s *State) excluded(expr Node, e *walker.Entry) bool {
-	s.statReported = false
 	return expr.Eval(e, s)
 }

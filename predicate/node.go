@@ -53,16 +53,12 @@ type State struct {
 	Diag *output.Diag
 	sink *output.Sink
 
-	follow walker.Follow // -P, -H or -L: which status the tests see
-	prune  bool          // set by -prune for the entry being evaluated
-	// statReported is set once a stat failure of the current entry has
-	// been reported, so that it is reported once however many tests
-	// need the status (GNU's already_issued_stat_error_msg).
-	statReported bool
-	exec         *execState       // this worker's -exec ... + batches (exec.go)
-	files        []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
-	limit        *limiter         // -limit's shared count, or nil (limit.go)
-	matches      int64            // entries the whole expression was true for
+	follow  walker.Follow    // -P, -H or -L: which status the tests see
+	prune   bool             // set by -prune for the entry being evaluated
+	exec    *execState       // this worker's -exec ... + batches (exec.go)
+	files   []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
+	limit   *limiter         // -limit's shared count, or nil (limit.go)
+	matches int64            // entries the whole expression was true for
 }
 
 // NewState returns the state for one worker of cmd writing through sink.
@@ -95,7 +91,7 @@ func (s *State) stat(e *walker.Entry) (*unix.Stat_t, bool) {
 	case isLink:
 		// The walker stats every link it follows and has reported this
 		// failure (ELOOP, EACCES) already; GNU's tests are then false.
-		s.statReported = true
+		e.ReportOnce()
 		return nil, false
 	}
 	s.reportStat(e, err)
@@ -108,8 +104,7 @@ func (s *State) follows(e *walker.Entry) bool { return s.follow.Follows(e.Depth)
 
 // reportStat reports a failed stat of e, once per entry.
 func (s *State) reportStat(e *walker.Entry, err error) {
-	if !s.statReported {
-		s.statReported = true
+	if e.ReportOnce() {
 		s.Diag.FileError(e.Path, err)
 	}
 }
@@ -120,7 +115,7 @@ func (s *State) Stopped() bool { return s.sink.Stopped() }
 // Visit evaluates the expression on e and tells the walker what to do
 // next: Prune when -prune was true on a directory, Stop after -quit.
 func (s *State) Visit(expr Node, e *walker.Entry) walker.Action {
-	s.prune, s.statReported = false, false
+	s.prune = false
 	if s.limit != nil && !s.limit.acquire() {
 		return walker.Stop
 	}

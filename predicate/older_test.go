@@ -206,7 +206,6 @@ func matchNames(t *testing.T, dir string, cfg Config, args ...string) []string {
 			t.Errorf("%s: %v", e.Path, e.Err)
 			return walker.Continue
 		}
-		s.statReported = false
 		if cmd.Expr.Eval(e, s) {
 			got = append(got, string(e.Name()))
 		}

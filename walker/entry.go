@@ -138,6 +138,7 @@ type Entry struct {
 	haveL    bool
 	haveS    bool
 	haveLink bool
+	reported bool // ReportOnce was called for this file
 	lstat    unix.Stat_t
 	stat     unix.Stat_t
 	lstatErr error
@@ -238,6 +239,17 @@ func (e *Entry) reset() {
 	e.PostOrder = false
 	e.follow = false
 	e.haveL, e.haveS, e.haveLink = false, false, false
+	e.reported = false
+}
+
+// ReportOnce reports whether it is the first call for the current file.
+// A failed stat is reported once per file (GNU's
+// already_issued_stat_error_msg) however many tests need the status,
+// including -exclude's, which are evaluated before the visit.
+func (e *Entry) ReportOnce() bool {
+	first := !e.reported
+	e.reported = true
+	return first
 }
 
 // Synthetic builds an Entry with status already known, for tests of code
