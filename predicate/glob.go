@@ -108,10 +108,12 @@ func compileDoublestar(pat string, fold bool) ([]string, error) {
 	if exp, ok := expandBraces(pat, nil); ok {
 		pats = slices.Compact(exp)
 	}
-	if fold {
-		for i, p := range pats {
-			pats[i] = foldPattern(p)
+	for i, p := range pats {
+		p = classesSkipSlash(p)
+		if fold {
+			p = foldPattern(p)
 		}
+		pats[i] = p
 	}
 	return pats, nil
 }
@@ -266,33 +268,9 @@ type classRange struct{ lo, hi rune }
 // body the way doublestar's matcher does and writes every item escaped,
 // so that no appended item can change how the original ones read.
 func writeFoldedClass(b *strings.Builder, body string) {
+	neg, items := parseClass(body)
 	b.WriteByte('[')
-	if body != "" && (body[0] == '!' || body[0] == '^') {
-		b.WriteByte(body[0])
-		body = body[1:]
-	}
-	var items []classRange
-	last := utf8.MaxRune // doublestar's: the previous single character
-	for i := 0; i < len(body); {
-		r, size := utf8.DecodeRuneInString(body[i:])
-		i += size
-		if last < utf8.MaxRune && r == '-' && i < len(body) {
-			if body[i] == '\\' {
-				i++
-			}
-			hi, size := utf8.DecodeRuneInString(body[i:])
-			i += size
-			items[len(items)-1].hi = hi // last was pushed alone
-			last = utf8.MaxRune
-			continue
-		}
-		if r == '\\' && i < len(body) {
-			r, size = utf8.DecodeRuneInString(body[i:])
-			i += size
-		}
-		items = append(items, classRange{r, r})
-		last = r
-	}
+	b.WriteString(neg)
 	var extra []rune
 	for _, it := range items {
 		hi := min(it.hi, maxCased)
@@ -317,6 +295,93 @@ func writeFoldedClass(b *strings.Builder, body string) {
 		i = j
 	}
 	b.WriteByte(']')
+}
+
+// parseClass parses a class's contents (between '[' and ']') the way
+// doublestar's matcher does: its negation ("!", "^" or "") and items.
+func parseClass(body string) (neg string, items []classRange) {
+	if body != "" && (body[0] == '!' || body[0] == '^') {
+		neg, body = body[:1], body[1:]
+	}
+	last := utf8.MaxRune // doublestar's: the previous single character
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		i += size
+		if last < utf8.MaxRune && r == '-' && i < len(body) {
+			if body[i] == '\\' {
+				i++
+			}
+			hi, size := utf8.DecodeRuneInString(body[i:])
+			i += size
+			items[len(items)-1].hi = hi // last was pushed alone
+			last = utf8.MaxRune
+			continue
+		}
+		if r == '\\' && i < len(body) {
+			r, size = utf8.DecodeRuneInString(body[i:])
+			i += size
+		}
+		items = append(items, classRange{r, r})
+		last = r
+	}
+	return neg, items
+}
+
+// classesSkipSlash rewrites the classes of a valid pattern so that none
+// matches '/', as in a shell's pathname expansion and in gitignore:
+// doublestar's Match lets "[!x]" (and "[+-0]", "[/]") take the
+// separator, so "a[!x]b" would match "a/b". A negated class gets '/'
+// added to what it refuses; a range that spans '/' is split around it;
+// a class left with nothing to match becomes "[\x00]", which no path
+// holds.
+func classesSkipSlash(pat string) string {
+	if !strings.Contains(pat, "[") {
+		return pat
+	}
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; c {
+		case '\\':
+			b.WriteByte(c)
+			if i+1 < len(pat) {
+				i++
+				b.WriteByte(pat[i])
+			}
+		case '[':
+			end := classEnd(pat, i)
+			neg, items := parseClass(pat[i+1 : end])
+			b.WriteByte('[')
+			b.WriteString(neg)
+			n := 0
+			for _, it := range items {
+				switch {
+				case neg != "" || it.hi < '/' || it.lo > '/':
+					writeClassItem(&b, it)
+				default: // a positive item that covers '/'
+					if it.lo < '/' {
+						writeClassItem(&b, classRange{it.lo, '/' - 1})
+						n++
+					}
+					if it.hi > '/' {
+						writeClassItem(&b, classRange{'/' + 1, it.hi})
+						n++
+					}
+					continue
+				}
+				n++
+			}
+			if neg != "" {
+				writeClassItem(&b, classRange{'/', '/'})
+			} else if n == 0 {
+				writeClassItem(&b, classRange{0, 0})
+			}
+			b.WriteByte(']')
+			i = end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func writeClassItem(b *strings.Builder, it classRange) {
