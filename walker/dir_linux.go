@@ -56,6 +56,10 @@ type dir struct {
 	// recorded (under mu) when the descriptor is evicted.
 	vid     fileID
 	haveVid bool
+	// vidIno says that only vid.ino is known (the sorted walk closes a
+	// directory it has read without a stat: its "." record gave the
+	// inode number, the device may be another than the parent's).
+	vidIno bool
 
 	mu   sync.Mutex
 	fd   int // -1: not open
@@ -280,11 +284,11 @@ func (w *walk) reopen(d *dir) error {
 		closeFD(fd)
 		return err
 	}
-	if d.haveVid && idOf(&st) != d.vid {
+	if d.haveVid && idOf(&st) != d.vid && !(d.vidIno && uint64(st.Ino) == d.vid.ino) {
 		closeFD(fd)
 		return errChanged
 	}
-	d.vid, d.haveVid = idOf(&st), true
+	d.vid, d.haveVid, d.vidIno = idOf(&st), true, false
 	d.fd = fd
 	d.gen++
 	w.fds.open.Add(1)

@@ -150,6 +150,20 @@ type Entry struct {
 	// worker has one Entry for its whole walk, so this is a per-worker
 	// count that costs one increment and no atomic (for --stats).
 	nstat int64
+	// lazy opens the directory when dirfd is dirfdLazy: the sorted walk
+	// closes a directory of files as soon as it has read it, and opens
+	// it again only if a visit needs it (sorted_linux.go).
+	lazy interface{ openLazy(e *Entry) }
+}
+
+// dirfdLazy is the dirfd of an Entry whose directory is not open yet.
+const dirfdLazy = -3
+
+// needDir opens the directory of e if it is not open yet.
+func (e *Entry) needDir() {
+	if e.dirfd == dirfdLazy {
+		e.lazy.openLazy(e)
+	}
 }
 
 // StatCalls returns the number of stat system calls made through e, by
@@ -165,7 +179,10 @@ func (e *Entry) Name() []byte { return e.Path[e.NameOff:] }
 // (unix.AT_FDCWD for a starting point); give it with AtName to *at
 // system calls (unlinkat for -delete, openat for -execdir). It is valid
 // only during the visit, and the caller must not close it.
-func (e *Entry) DirFD() int { return e.dirfd }
+func (e *Entry) DirFD() int {
+	e.needDir()
+	return e.dirfd
+}
 
 // AtName returns the name to use with DirFD: the base name, or the whole
 // path for a starting point. It aliases Path.
@@ -176,6 +193,7 @@ func (e *Entry) AtName() []byte { return e.Path[e.atOff:] }
 // parent directory's descriptor; later calls return the cached result.
 func (e *Entry) Lstat() (*unix.Stat_t, error) {
 	if !e.haveL {
+		e.needDir()
 		e.lstatErr = e.fstatat(&e.lstat, unix.AT_SYMLINK_NOFOLLOW)
 		e.haveL = true
 	}
@@ -217,6 +235,7 @@ func (e *Entry) Readlink() ([]byte, error) {
 }
 
 func (e *Entry) readlink() ([]byte, error) {
+	e.needDir()
 	if e.linkBuf == nil {
 		e.linkBuf = make([]byte, 256)
 	}

@@ -3,8 +3,9 @@ package walker
 import (
 	"bytes"
 	"encoding/binary"
-	"slices"
+	"math/bits"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -41,15 +42,23 @@ import (
 // a loop) are kept in the node and reported in order, when the walk gets
 // there, and not at all for a pruned directory.
 //
+// Descriptors. A ready node keeps its directory open, so that the walk
+// needs no second open, except a directory that holds no subdirectory:
+// its reader closes it right after the read, while the kernel's state of
+// it is warm, and the walk opens it again only if a visit needs it
+// (closeRead, openLazy).
+//
 // Bounds. The window (nodes being read or ready, not yet entered) is
-// limited in count, by the descriptor budget (a ready node keeps its
-// directory open, so that the walk needs no second open), and in bytes.
+// limited in count, by the descriptor budget, and in bytes.
 // Readers stop when it is full and are woken when a quarter of it has been
 // used, so a full window costs one wake-up per many directories. The walk
 // itself never waits on a full window: it reads what no one has claimed.
 //
 // With one worker (-j1 -s) nothing is read ahead: each directory is read
 // when the walk enters it, after its visit, as in the serial walk.
+//
+// Memory. Nodes and listings are recycled: the walk allocates nothing
+// per entry, nor, once warm, per directory.
 
 // nodeState is where a node is in its life; guarded by sorter.mu.
 type nodeState uint8
@@ -64,11 +73,29 @@ const (
 )
 
 // snode is one directory of the sorted walk.
+//
+// Nodes are recycled (sorter.freeNodes), so that the walk allocates
+// nothing per directory: a node made per directory was most of the
+// garbage, and the garbage most of the peak RSS. refs, guarded by
+// sorter.mu, counts what still points at the node: the walk until it
+// is done with the node (its frame popped, or the node killed), the
+// stack while the node is on it (then its reader until it publishes),
+// and each child node that is counted. A node whose count is back to 0
+// is reset and reused, and gives up its own count on its parent.
 type snode struct {
-	d     dir
+	d     dir // first: a dir's parent is the d of an snode
 	state nodeState
+	refs  int32
 	lst   *listing // when nodeReady and open
 	err   error    // when nodeReady: the open failed
+}
+
+// parentNode returns the node whose d is x.d.parent, or nil for a root.
+func (x *snode) parentNode() *snode {
+	if x.d.parent == nil {
+		return nil
+	}
+	return (*snode)(unsafe.Pointer(x.d.parent))
 }
 
 // listing is one directory read whole and sorted.
@@ -96,6 +123,8 @@ type listing struct {
 	loop    *dir
 	changed bool
 	size    int // bytes counted in the window
+	// closed says the directory was closed once read (closeRead).
+	closed bool
 }
 
 // sortEnt is one entry of a listing: where its record is, what the walk
@@ -175,6 +204,11 @@ func (l *listing) less(a, b *sortEnt) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
+	return l.tieLess(a, b)
+}
+
+// tieLess orders a before b when their keys are equal.
+func (l *listing) tieLess(a, b *sortEnt) bool {
 	return bytes.Compare(l.name(a)[l.lcp:], l.name(b)[l.lcp:]) < 0
 }
 
@@ -211,7 +245,11 @@ func (l *listing) insertionSort(s []sortEnt) {
 	for i := 1; i < len(s); i++ {
 		x := s[i]
 		j := i
-		for ; j > 0 && l.less(&x, &s[j-1]); j-- {
+		for ; j > 0; j-- {
+			// less, with its common case inline.
+			if y := &s[j-1]; x.key > y.key || x.key == y.key && !l.tieLess(&x, y) {
+				break
+			}
 			s[j] = s[j-1]
 		}
 		s[j] = x
@@ -237,7 +275,7 @@ func (l *listing) mergeSort(s, tmp []sortEnt) {
 	a, b := tmp[:m], s[m:]
 	i, j, k := 0, 0, 0
 	for i < len(a) && j < len(b) {
-		if l.less(&b[j], &a[i]) {
+		if x, y := &b[j], &a[i]; x.key < y.key || x.key == y.key && l.tieLess(x, y) {
 			s[k] = b[j]
 			j++
 		} else {
@@ -254,17 +292,23 @@ const (
 	// 64 saved about 5% of the CPU time on a 1,000,000-entry tree (the
 	// listings and the kernel's directory state are warmer when entered
 	// and closed) but cost about 5% of the wall time on 2 cores.
-	sortMaxAhead = 1024     // nodes
-	sortMaxBytes = 16 << 20 // bytes of listings
-	maxSpare     = 2 * sortMaxAhead
+	sortMaxAhead = 1024 // nodes
+	// sortMaxBytes: the window peaks at 2-3 MiB on a 1,000,000-entry
+	// tree; 1 MiB cost 15% of the wall time, for 1 MiB of RSS.
+	sortMaxBytes = 4 << 20 // bytes of listings
+	// maxSpare bounds the listings kept for reuse. A reused listing
+	// keeps the biggest buffers it ever had: thousands of them, grown by
+	// the few big directories of a tree, kept most of the heap (and
+	// doubled the peak RSS, to 15-25 MiB on a 1,000,000-entry tree).
+	maxSpare = 128
 	// maxSpareChunks bounds the read buffers kept for big directories.
-	maxSpareChunks = 64
+	maxSpareChunks = 16
 )
 
 // spareOK says whether l is worth keeping for reuse (not grown for a huge
 // directory), and clears it for that.
 func spareOK(l *listing) bool {
-	if cap(l.buf) > 1<<20 || cap(l.ents) > 1<<16 || cap(l.chunks) > 1<<10 {
+	if cap(l.buf) > 8<<10 || cap(l.ents) > 512 || cap(l.kids) > 512 || cap(l.chunks) > 4 {
 		return false
 	}
 	clear(l.kids)
@@ -278,12 +322,16 @@ type sorter struct {
 	w        *walk
 	roots    []string
 	prefetch bool // there are readers besides the walk: queue subdirectories
+	// keepFDs is set once a visit needed the descriptor of a directory
+	// closed after its read: from then on none is (closeRead).
+	keepFDs atomic.Bool
 
 	// The walk's state, used by whichever goroutine holds the emit token.
 	ew       wstate // the Entry (Worker 0) and path buffer of every visit
 	frames   []frame
 	nextRoot int
 	espare   []*listing // listings the walk is done with, for sorter.free
+	eunref   []*snode   // nodes the walk is done with, for sorter.unrefLocked
 
 	mu    sync.Mutex
 	work  sync.Cond // readers wait here: nothing to claim
@@ -298,6 +346,7 @@ type sorter struct {
 	done               bool       // the walk is over
 	free               []*listing // spare listings
 	freeChunks         [][]byte   // spare read buffers, of direntBufSize bytes
+	freeNodes          []*snode   // nodes to reuse (snode)
 }
 
 // takeChunk returns a read buffer for k.
@@ -330,6 +379,7 @@ type frame struct {
 	nextKid  int      // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
+	lazy     bool  // n was closed after its read, and is opened if a visit needs it
 	unpinned bool  // the parent's pin was given up while n is walked
 	failed   error // n was read but could not be pinned again
 }
@@ -345,10 +395,10 @@ const (
 type sreader struct {
 	wstate           // for reading: scratch space, yield clock
 	dbuf   []byte    // getdents64 buffer
-	names  []byte    // arena for the names of the nodes it makes
 	chunks [][]byte  // spare read buffers
 	tmp    []sortEnt // scratch space for sorting
 	spare  []*listing
+	nodes  []*snode // nodes to reuse, taken from sorter.freeNodes
 }
 
 func newSReader(w *walk, id int) *sreader {
@@ -367,6 +417,7 @@ func runSorted(w *walk, roots []string, n int) {
 	r.maxAhead = min(sortMaxAhead, max(1, int(w.fds.limit)/4))
 	r.lowWater = r.maxAhead - max(1, r.maxAhead/4)
 	r.ew.init(w, 0)
+	r.ew.e.lazy = r
 	var wg sync.WaitGroup
 	for i := 1; i < n; i++ {
 		k := newSReader(w, i)
@@ -398,7 +449,7 @@ func (r *sorter) run(k *sreader, token bool) {
 		}
 		r.takeSpareLocked(k)
 		r.mu.Unlock()
-		lst, err := r.read(k, n, true)
+		lst, err := r.read(k, n, true, true)
 		r.mu.Lock()
 		if r.publishLocked(n, lst, err) {
 			r.mu.Unlock()
@@ -420,10 +471,12 @@ func (r *sorter) claimLocked() *snode {
 		r.stack[len(r.stack)-1] = nil
 		r.stack = r.stack[:len(r.stack)-1]
 		if n.state == nodeQueued {
+			// The stack's count on n is now its reader's.
 			n.state = nodeReading
 			r.ahead++
 			return n
 		}
+		r.unrefLocked(n)
 	}
 	return nil
 }
@@ -438,10 +491,14 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 		r.wakeLocked()
 		if lst != nil {
 			// Its subdirectories were never queued: nothing else holds
-			// it.
+			// it, nor them.
 			r.w.release(&n.d)
+			for _, k := range lst.kids {
+				r.recycleLocked(k)
+			}
 			r.putLocked(lst)
 		}
+		r.unrefLocked(n) // the reader's count
 		return false
 	}
 	n.state, n.lst, n.err = nodeReady, lst, err
@@ -450,11 +507,35 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 		r.bytes += lst.size
 		r.queueKidsLocked(n, lst, r.waitFor != n)
 	}
+	n.refs-- // the reader's count; the walk's keeps n
 	if r.waitFor == n {
 		r.waitFor = nil
 		return true
 	}
 	return false
+}
+
+// unrefLocked gives up one count on x, recycling it (and, in turn, its
+// ancestors) when that was the last.
+func (r *sorter) unrefLocked(x *snode) {
+	for x != nil {
+		if x.refs--; x.refs > 0 {
+			return
+		}
+		p := x.parentNode()
+		r.recycleLocked(x)
+		x = p
+	}
+}
+
+// recycleLocked resets x, which nothing points at any more, and keeps it
+// for reuse.
+func (r *sorter) recycleLocked(x *snode) {
+	name := x.d.name[:0]
+	*x = snode{}
+	x.d.name = name
+	x.d.fd = -1
+	r.freeNodes = append(r.freeNodes, x)
 }
 
 // queueKidsLocked queues the subdirectory nodes of n's listing, the first
@@ -467,7 +548,9 @@ func (r *sorter) queueKidsLocked(n *snode, lst *listing, keepOne bool) {
 	n.d.mu.Lock()
 	n.d.want += int32(len(lst.kids))
 	n.d.mu.Unlock()
+	n.refs += int32(len(lst.kids))
 	for i := len(lst.kids) - 1; i >= 0; i-- {
+		lst.kids[i].refs = 2 // the walk's and the stack's
 		r.stack = append(r.stack, lst.kids[i])
 	}
 	share := len(lst.kids)
@@ -509,6 +592,12 @@ func (r *sorter) putLocked(l *listing) {
 // the walk's only per-entry memory; a free list, unlike a sync.Pool,
 // survives garbage collections.
 func (r *sorter) takeSpareLocked(k *sreader) {
+	if len(k.nodes) < 16 {
+		i := max(0, len(r.freeNodes)-64)
+		k.nodes = append(k.nodes, r.freeNodes[i:]...)
+		clear(r.freeNodes[i:])
+		r.freeNodes = r.freeNodes[:i]
+	}
 	if len(k.spare) == 0 && len(r.free) > 0 {
 		k.spare = append(k.spare, r.free[len(r.free)-1])
 		r.free[len(r.free)-1] = nil
@@ -523,8 +612,10 @@ func (r *sorter) killLocked(n *snode) {
 	case nodeQueued:
 		n.state = nodeDead
 		r.w.release(n.d.parent) // it will not be opened from there
+		r.unrefLocked(n)
 	case nodeReading:
 		n.state = nodeDead // its reader cleans up (publishLocked)
+		r.unrefLocked(n)
 	case nodeReady:
 		n.state = nodeDead
 		r.ahead--
@@ -538,6 +629,7 @@ func (r *sorter) killLocked(n *snode) {
 			r.putLocked(lst)
 		}
 		r.wakeLocked()
+		r.unrefLocked(n)
 	}
 }
 
@@ -559,6 +651,11 @@ func (r *sorter) acquire(k *sreader, n *snode) (lst *listing, err error, ok bool
 	}
 	clear(r.espare)
 	r.espare = r.espare[:0]
+	for _, x := range r.eunref {
+		r.unrefLocked(x)
+	}
+	clear(r.eunref)
+	r.eunref = r.eunref[:0]
 	switch n.state {
 	case nodeReady:
 		n.state = nodeTaken
@@ -576,7 +673,7 @@ func (r *sorter) acquire(k *sreader, n *snode) (lst *listing, err error, ok bool
 		n.state = nodeTaken
 		r.takeSpareLocked(k)
 		r.mu.Unlock()
-		lst, err = r.read(k, n, drop)
+		lst, err = r.read(k, n, drop, false)
 		if lst != nil && len(lst.kids) > 0 {
 			r.mu.Lock()
 			r.queueKidsLocked(n, lst, false)
@@ -592,8 +689,9 @@ func (r *sorter) acquire(k *sreader, n *snode) (lst *listing, err error, ok bool
 }
 
 // read opens n (giving up its want on its parent if drop), reads it whole
-// and sorts it. On success n is open with one want and no pin.
-func (r *sorter) read(k *sreader, n *snode, drop bool) (*listing, error) {
+// and sorts it. On success n has one want and no pin, and is open unless
+// the listing says closed (see closeRead: ahead says n is read ahead).
+func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) {
 	w := r.w
 	if err := w.openChild(&n.d, &k.scratch, drop); err != nil {
 		return nil, err
@@ -608,6 +706,7 @@ func (r *sorter) read(k *sreader, n *snode, drop bool) (*listing, error) {
 		lst = new(listing)
 	}
 	checked := false
+	leaf := true     // no record that the walk may descend into
 	var first []byte // the first name, for lst.lcp
 	lcp := 0
 read:
@@ -628,10 +727,20 @@ read:
 		// The buffer becomes the listing's chunk ci, and k reads on
 		// into another one.
 		buf := k.dbuf[:nb]
+		if n := len(lst.ents) + countDirents(buf); n > cap(lst.ents) {
+			// Sized to the records (the dots are counted too), rounded
+			// up as the buffer: most directories are read in one call,
+			// and a listing's entries are the window's biggest share.
+			// (Not slices.Grow, whose temporary slice of the size of
+			// the growth made a huge directory's walk 40% slower.)
+			ents := make([]sortEnt, len(lst.ents), max(roundUp(n), 2*cap(lst.ents)))
+			copy(ents, lst.ents)
+			lst.ents = ents
+		}
 		lst.chunks = append(lst.chunks, buf)
 		k.dbuf = r.takeChunk(k)
 		for pos := 0; ; {
-			de, next, ok := nextDirent(buf, pos)
+			de, next, ok := nextRecord(buf, pos)
 			if !ok {
 				break
 			}
@@ -652,8 +761,8 @@ read:
 				continue
 			}
 			k.maybeYield()
-			if len(lst.ents) == cap(lst.ents) {
-				lst.ents = slices.Grow(lst.ents, max(64, cap(lst.ents)))
+			if de.typ == TypeDir || de.typ == TypeUnknown || de.typ == TypeSymlink {
+				leaf = false
 			}
 			if first == nil {
 				first, lcp = de.name, len(de.name)
@@ -671,7 +780,9 @@ read:
 		// buffer, fitted to them, and the read buffer goes back to k.
 		c := lst.chunks[0]
 		if cap(lst.buf) < len(c) {
-			lst.buf = make([]byte, 0, len(c))
+			// Rounded up, so that the listing, once recycled, fits
+			// most directories without a new buffer.
+			lst.buf = make([]byte, 0, roundUp(len(c)))
 		}
 		lst.buf = append(lst.buf[:0], c...)
 		k.chunks = append(k.chunks, k.dbuf)
@@ -689,15 +800,76 @@ read:
 		// descend) or at MaxDepth.
 		for i := range lst.ents {
 			e := &lst.ents[i]
+			if e.typ != TypeDir {
+				continue
+			}
 			if de := lst.dirent(e); de.typ == TypeDir {
 				e.kid = true
 				lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
 			}
 		}
 	}
+	if ahead && leaf && checked && lst.loop == nil && !lst.changed && !r.keepFDs.Load() {
+		r.closeRead(n, fd)
+		lst.closed = true
+	}
 	w.unpin(&n.d, false)
 	return lst, nil
 }
+
+// closeRead closes the directory of n, read ahead and pinned, which holds
+// no directory to descend into: unless a visit needs it (a stat, -delete,
+// -execdir), nothing else will use it.
+//
+// Why: a directory read ahead is closed when the walk leaves it, up to a
+// thousand directories later and on the other core, and on ext4 a close
+// frees the tree of names that readdir built (fs/ext4/dir.c,
+// ext4_htree_free_dir_info): long out of the cache, and freed into
+// another core's slabs. That cost more than the read itself. Most
+// directories of a tree hold no subdirectory; closing those right after
+// the read, while the tree is warm, saved about 5% of the CPU time of
+// gfind -s on a 1,000,000-entry tree.
+//
+// A visit that needs the descriptor opens the directory again (openLazy),
+// checked against the inode number of the "." record read; after that,
+// directories are kept open as before, so that visits that stat every
+// file cost no second open per directory.
+func (r *sorter) closeRead(n *snode, fd int) {
+	d := &n.d
+	d.mu.Lock()
+	closeFD(fd)
+	d.fd = -1
+	r.w.fds.open.Add(-1)
+	// The "." record matched d.id.ino (sortedDotCheck); the device is
+	// only known if a stat was made.
+	d.vid, d.haveVid, d.vidIno = d.id, true, !d.idExact
+	d.mu.Unlock()
+}
+
+// openLazy opens, for the current Entry e, the directory of the top frame
+// that closeRead closed.
+func (r *sorter) openLazy(e *Entry) {
+	if hookOpenLazy != nil {
+		hookOpenLazy()
+	}
+	r.keepFDs.Store(true)
+	f := &r.frames[len(r.frames)-1]
+	fd, err := r.w.pin(&f.n.d)
+	if err != nil {
+		// Like an evicted directory that cannot be reopened: the rest
+		// of it is skipped, and the failure reported after it.
+		f.n.d.lost = true
+		f.failed = err
+		f.fd = -1
+		e.dirfd = -1
+		return
+	}
+	f.fd, f.opened = fd, true
+	e.dirfd = fd
+}
+
+// hookOpenLazy, when set (by tests), is called by openLazy.
+var hookOpenLazy func()
 
 // sortedDotCheck is checkDot's test, without the report, which the emitter
 // makes when it enters the directory: it returns the ancestor that d
@@ -725,18 +897,19 @@ func sortedDotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 
 // newNode makes the node of the subdirectory name of d.
 func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode {
-	// Names are cut from a chunk of the reader's, not from the listing,
-	// which is recycled as soon as the emitter leaves the directory.
-	n := len(name) + 1
-	if len(k.names)+n > cap(k.names) {
-		k.names = make([]byte, 0, max(16<<10, n))
+	var x *snode
+	if i := len(k.nodes) - 1; i >= 0 {
+		x = k.nodes[i]
+		k.nodes[i] = nil
+		k.nodes = k.nodes[:i]
+	} else {
+		x = &snode{}
+		x.d.fd = -1
 	}
-	start := len(k.names)
-	k.names = append(append(k.names, name...), 0)
-	x := &snode{state: state}
-	x.d.fd = -1
-	x.d.name = k.names[start : start+n : start+n]
-	x.d.setPath(d)
+	x.state = state
+	// The name is the node's own copy, not the listing's, which is
+	// recycled as soon as the emitter leaves the directory.
+	x.d.setName(d, name)
 	x.d.typ = TypeDir
 	x.d.follow = k.w.opt.Follow == FollowAll
 	x.d.linkFollowed = c.linkFollowed
@@ -784,7 +957,9 @@ func (r *sorter) emit(k *sreader) {
 func (r *sorter) startRoot() {
 	s := &r.ew
 	opt := &r.w.opt
-	n := &snode{state: nodeNew}
+	// Roots are not recycled (refs never drops to 0): the path buffer
+	// may still point at one after its walk.
+	n := &snode{state: nodeNew, refs: 2}
 	n.d.fd = -1
 	n.d.rootIndex = r.nextRoot
 	n.d.setName(nil, []byte(r.roots[r.nextRoot]))
@@ -828,6 +1003,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 			// Vanished: fts's FTS_DNR with ENOENT, ignored, and no
 			// post-order visit.
 			r.frames = r.frames[:len(r.frames)-1]
+			r.eunref = append(r.eunref, f.n)
 			return
 		}
 		s.setDirEntry(&f.n.d, f.parentFD)
@@ -838,6 +1014,13 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 		// While n is walked, the parent's descriptor may be evicted.
 		w.unpin(&p.n.d, false)
 		f.unpinned = true
+	}
+	if lst.closed {
+		// Opened again only if a visit needs it (openLazy).
+		f.lst, f.lazy, f.fd = lst, true, dirfdLazy
+		f.phase = phaseVisit
+		s.pb.setDir(&f.n.d)
+		return
 	}
 	fd, perr := w.pin(&f.n.d)
 	if perr != nil {
@@ -897,6 +1080,10 @@ func (r *sorter) visit(k *sreader, f *frame) {
 		}
 		if kid == nil {
 			kid = k.newNode(d, de.name, c, nodeNew)
+			r.mu.Lock()
+			kid.refs = 1 // the walk's
+			f.n.refs++
+			r.mu.Unlock()
 		}
 		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		return
@@ -925,6 +1112,8 @@ func (r *sorter) finish(f *frame) {
 		} else {
 			w.unpin(d, true) // closes n, reopening an evicted parent by ".."
 		}
+	} else if f.lazy {
+		w.release(d)
 	}
 	parentFD := f.parentFD
 	p := r.parent()
@@ -937,6 +1126,7 @@ func (r *sorter) finish(f *frame) {
 			s.report("open", err)
 			p.n.d.lost = true
 			r.frames = r.frames[:len(r.frames)-1]
+			r.eunref = append(r.eunref, f.n) // the path buffer is p's
 			return
 		}
 		parentFD, p.fd = pfd, pfd
@@ -955,10 +1145,14 @@ func (r *sorter) finish(f *frame) {
 		s.e.PostOrder = true
 		s.call()
 	}
+	n := f.n
 	r.frames = r.frames[:len(r.frames)-1]
 	if p != nil {
 		s.pb.setDir(&p.n.d)
+	} else {
+		s.pb.cur = nil
 	}
+	r.eunref = append(r.eunref, n) // the path buffer no longer points at it
 }
 
 // dropListing kills the nodes of lst from kids[from] on (not entered: a
@@ -972,4 +1166,65 @@ func (r *sorter) dropListing(lst *listing, from int) {
 		r.mu.Unlock()
 	}
 	r.espare = append(r.espare, lst)
+}
+
+// countDirents returns the number of records in buf.
+func countDirents(buf []byte) int {
+	n := 0
+	for pos := 0; pos+int(direntName) <= len(buf); n++ {
+		reclen := int(binary.NativeEndian.Uint16(buf[pos+int(direntReclen):]))
+		if reclen == 0 {
+			break
+		}
+		pos += reclen
+	}
+	return n
+}
+
+// roundUp returns the power of two at or above n, at least 16.
+func roundUp(n int) int {
+	return max(16, 1<<bits.Len(uint(n-1)))
+}
+
+// nextRecord is nextDirent for the read loop of the sorted walk, where it
+// was the biggest cost: the name's end is found from the record length,
+// which the kernel (filldir64) rounds up to 8 bytes past the name's NUL,
+// in the record's last 8 bytes, rather than by a search from the start.
+// The d_off cookie is not read.
+func nextRecord(buf []byte, pos int) (d dirent, next int, ok bool) {
+	if pos+int(direntName) > len(buf) {
+		return d, pos, false
+	}
+	p := unsafe.Pointer(&buf[pos])
+	reclen := int(*(*uint16)(unsafe.Add(p, direntReclen)))
+	if reclen < int(direntName)+1 || pos+reclen > len(buf) {
+		return d, pos, false
+	}
+	d.ino = *(*uint64)(unsafe.Add(p, direntIno))
+	d.typ = typeFromDT(*(*uint8)(unsafe.Add(p, direntType)))
+	// The first zero byte of the last word, in address order, with
+	// the header bytes before the name (in a short record) forced to
+	// non-zero: the lowest byte flagged by the zero-byte test is exact.
+	last := reclen - 8
+	w := binary.LittleEndian.Uint64(buf[pos+last:])
+	if skip := int(direntName) - last; skip > 0 {
+		w |= 1<<(8*skip) - 1
+	}
+	n := -1
+	if z := (w - 0x0101010101010101) &^ w & 0x8080808080808080; z != 0 {
+		n = last + bits.TrailingZeros64(z)/8 - int(direntName)
+	}
+	if n < 1 || buf[pos+int(direntName)+n-1] == 0 || (int(direntName)+n+1+7)&^7 != reclen {
+		// Not the layout of filldir64 (the NUL may be before the last
+		// word): search.
+		n = bytes.IndexByte(buf[pos+int(direntName):pos+reclen], 0)
+	}
+	if n < 0 {
+		// No terminator inside the record: treat it as unusable
+		// rather than read past it.
+		d.ino = 0
+		n = reclen - int(direntName)
+	}
+	d.name = buf[pos+int(direntName) : pos+int(direntName)+n]
+	return d, pos + reclen, true
 }

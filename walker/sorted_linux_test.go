@@ -2,6 +2,7 @@ package walker
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,7 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/gfind/gfind/internal/testtree"
@@ -528,6 +532,227 @@ func TestSortedCommonPrefix(t *testing.T) {
 	for _, tc := range tests {
 		if got := commonPrefix([]byte(tc.a), []byte(tc.b)); got != tc.want {
 			t.Errorf("commonPrefix(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// lazyTree makes under root dirs directories of leaves directories of
+// files directories holding files files each: most directories of it
+// hold no subdirectory, which the sorted walk closes once read.
+func lazyTree(t *testing.T, root string, dirs, leaves, files int) {
+	t.Helper()
+	var spec []string
+	for i := range dirs {
+		for j := range leaves {
+			for k := range files {
+				spec = append(spec, fmt.Sprintf("d%02d/l%02d/f%d=%s", i, j, k, strings.Repeat("x", k)))
+			}
+		}
+	}
+	mk(t, root, spec...)
+}
+
+// countLazyOpens counts openLazy's calls until the test ends.
+func countLazyOpens(t *testing.T) *atomic.Int32 {
+	var n atomic.Int32
+	hookOpenLazy = func() { n.Add(1) }
+	t.Cleanup(func() { hookOpenLazy = nil })
+	return &n
+}
+
+// TestSortedLazyClose: directories of files read ahead are closed once
+// read (closeRead) and opened again when a visit needs their descriptor
+// (openLazy): after a visit slow enough for the readers to read the
+// whole tree ahead, every stat (Lstat, and fstatat on DirFD) still
+// finds the right file, in the sorted order, and no descriptor is left
+// open.
+func TestSortedLazyClose(t *testing.T) {
+	root := t.TempDir()
+	lazyTree(t, root, 4, 30, 3)
+	want := refSorted(t, root, refOpts{max: -1})
+	for _, workers := range []int{2, 8} {
+		for _, statFrom := range []int{0, len(want) / 2} {
+			lazy := countLazyOpens(t)
+			before := openFDs(t)
+			var got []string
+			i := 0
+			err := Walk([]string{root}, Options{Workers: workers, MaxDepth: -1, Sort: true}, func(e *Entry) Action {
+				if e.Err != nil {
+					t.Errorf("%s: %v", e.Path, e.Err)
+					return Continue
+				}
+				if i == 1 {
+					// The root is read: its subdirectories are read
+					// ahead while this visit waits.
+					time.Sleep(100 * time.Millisecond)
+				}
+				got = append(got, string(e.Path))
+				if i++; i <= statFrom {
+					return Continue
+				}
+				wantSt, err := os.Lstat(string(e.Path))
+				must(t, err)
+				st, err := e.Lstat()
+				if err != nil {
+					t.Errorf("%s: Lstat: %v", e.Path, err)
+					return Continue
+				}
+				if st.Ino != wantSt.Sys().(*syscall.Stat_t).Ino || st.Size != wantSt.Size() {
+					t.Errorf("%s: Lstat gives inode %d size %d, want %d %d", e.Path, st.Ino, st.Size, wantSt.Sys().(*syscall.Stat_t).Ino, wantSt.Size())
+				}
+				var at unix.Stat_t
+				if err := unix.Fstatat(e.DirFD(), string(e.AtName()), &at, unix.AT_SYMLINK_NOFOLLOW); err != nil || at.Ino != st.Ino {
+					t.Errorf("%s: fstatat(DirFD, AtName): inode %d, %v; want %d", e.Path, at.Ino, err, st.Ino)
+				}
+				return Continue
+			})
+			must(t, err)
+			what := fmt.Sprintf("workers=%d stat from %d", workers, statFrom)
+			diffLists(t, what, want, got)
+			if lazy.Load() == 0 {
+				t.Errorf("%s: no directory was opened again: none was closed after its read?", what)
+			}
+			if after := openFDs(t); after != before {
+				t.Errorf("%s: %d descriptors open after the walk, %d before", what, after, before)
+			}
+		}
+	}
+}
+
+// TestSortedLazyChanged: a directory closed after its read and replaced
+// before a visit needs it is not stated through: the visit's Lstat fails,
+// the rest of the directory is skipped, and the directory is reported
+// changed, as an evicted one is.
+func TestSortedLazyChanged(t *testing.T) {
+	root := t.TempDir()
+	mk(t, root, "a/x/f1", "a/x/f2", "a/x/f3", "b/")
+	elsewhere := t.TempDir()
+	lazy := countLazyOpens(t)
+	var got []string
+	var stErr error
+	err := Walk([]string{root}, Options{Workers: 2, MaxDepth: -1, Sort: true}, func(e *Entry) Action {
+		rel := strings.TrimPrefix(string(e.Path), root)
+		if e.Err != nil {
+			got = append(got, "ERR "+rel+": "+e.Err.Error())
+			return Continue
+		}
+		got = append(got, rel)
+		switch rel {
+		case "/a":
+			// The root is read (by now, its visit came first); its
+			// subdirectories are read ahead while this visit waits.
+			time.Sleep(100 * time.Millisecond)
+		case "/a/x":
+			// Read ahead and closed by now: swap it.
+			must(t, os.Rename(filepath.Join(root, "a/x"), filepath.Join(elsewhere, "old")))
+			must(t, os.Mkdir(filepath.Join(root, "a/x"), 0o755))
+			must(t, os.WriteFile(filepath.Join(root, "a/x/f1"), nil, 0o644))
+		case "/a/x/f1":
+			_, stErr = e.Lstat()
+		}
+		return Continue
+	})
+	must(t, err)
+	if lazy.Load() == 0 {
+		t.Skip("a/x was not read ahead before its visit (a slow machine?)")
+	}
+	want := []string{"", "/a", "/a/x", "/a/x/f1", "ERR /a/x: directory changed during the walk", "/b"}
+	diffLists(t, "changed", want, got)
+	if stErr == nil {
+		t.Errorf("Lstat of a/x/f1 through the swapped directory succeeded")
+	}
+}
+
+// TestRecordNames: the sorted walk's record parsing (nextRecord: the
+// name's end found from the record length) gives every name whole, for
+// every name length, in records short enough for the header to share
+// the last word, and for bytes that the zero-byte test must not take for
+// a NUL.
+func TestRecordNames(t *testing.T) {
+	root := t.TempDir()
+	var names []string
+	for n := 1; n <= 255; n++ {
+		for _, c := range []byte{'a', 0x01, 0x80, 0xff} {
+			b := bytes.Repeat([]byte{c}, n)
+			if c == 'a' && n > 1 {
+				b[n-1] = 0x01 // a byte 1 just before the NUL
+			}
+			names = append(names, string(b))
+		}
+	}
+	for _, n := range names {
+		f, err := os.Create(filepath.Join(root, n))
+		must(t, err)
+		f.Close()
+	}
+	want := []string{root}
+	slices.Sort(names)
+	for _, n := range names {
+		want = append(want, root+"/"+n)
+	}
+	for _, workers := range sortedWorkers {
+		got := sortedVisits(t, root, Options{Workers: workers, MaxDepth: -1}, nil)
+		diffLists(t, fmt.Sprintf("workers=%d", workers), want, got)
+	}
+}
+
+// TestNextRecord checks nextRecord on records built by hand: the
+// kernel's layout (with garbage after the NUL, which filldir64 leaves),
+// and a record padded beyond it, whose name must be searched for.
+func TestNextRecord(t *testing.T) {
+	rec := func(name string, pad int, garbage byte) []byte {
+		reclen := (int(direntName)+len(name)+1+7)&^7 + pad
+		b := bytes.Repeat([]byte{garbage}, reclen)
+		binary.NativeEndian.PutUint64(b[direntIno:], 42)
+		binary.NativeEndian.PutUint16(b[direntReclen:], uint16(reclen))
+		b[direntType] = unix.DT_REG
+		copy(b[direntName:], name)
+		b[int(direntName)+len(name)] = 0
+		return b
+	}
+	for n := 1; n <= 40; n++ {
+		name := strings.Repeat("n", n)
+		for _, pad := range []int{0, 8, 16} {
+			for _, garbage := range []byte{0, 1, 0xff} {
+				buf := append(rec("x", 0, 0xff), rec(name, pad, garbage)...)
+				_, next, ok := nextRecord(buf, 0)
+				d, end, ok2 := nextRecord(buf, next)
+				if !ok || !ok2 || string(d.name) != name || d.ino != 42 || d.typ != TypeRegular || end != len(buf) {
+					t.Errorf("name %q pad %d garbage %#x: got %q ino %d type %d end %d of %d (ok %v %v)", name, pad, garbage, d.name, d.ino, d.typ, end, len(buf), ok, ok2)
+				}
+			}
+		}
+	}
+}
+
+// TestSortedPruneRecycle prunes pseudo-random directories of a tree,
+// so that the walk kills nodes in every state (queued, being read, read)
+// and recycles them: the visits stay those of the reference, every run.
+func TestSortedPruneRecycle(t *testing.T) {
+	root := t.TempDir()
+	var spec []string
+	for i := range 6 {
+		for j := range 6 {
+			for k := range 4 {
+				spec = append(spec, fmt.Sprintf("a%d/b%d/c%d/f", i, j, k), fmt.Sprintf("a%d/b%d/g%d", i, j, k))
+			}
+		}
+	}
+	mk(t, root, spec...)
+	for seed := range 4 {
+		prune := func(p string) bool {
+			h := uint32(seed)
+			for _, c := range []byte(p) {
+				h = h*31 + uint32(c)
+			}
+			return h%5 == 0
+		}
+		want := refSorted(t, root, refOpts{max: -1, prune: prune})
+		for _, workers := range sortedWorkers {
+			for range 3 {
+				got := sortedVisits(t, root, Options{Workers: workers, MaxDepth: -1}, prune)
+				diffLists(t, fmt.Sprintf("seed=%d workers=%d", seed, workers), want, got)
+			}
 		}
 	}
 }
