@@ -26,7 +26,13 @@
 // Each worker owns a stack of directory items and pops the newest (depth
 // first); an idle worker steals the oldest item of another stack (the
 // biggest subtree) or sleeps on a condition variable. A worker wakes
-// sleepers only when it has more than one item to share. The walk ends
+// sleepers only when it has more than one item to share. The first
+// worker runs in the caller's goroutine and starts the others when it
+// first has work to share, so a small walk costs no extra threads. A
+// huge directory whose visits make stat calls has its further getdents
+// chunks handed to idle workers; one whose visits need no stat is
+// visited by its reader, for whom a hand-over costs more than the
+// visit. The walk ends
 // when the count of pending items (queued or being read) drops to zero;
 // nothing polls. Under PostOrder every directory item counts its
 // unfinished children and is visited by whichever worker finishes the
