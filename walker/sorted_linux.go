@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -412,6 +413,12 @@ func runSorted(w *walk, roots []string, n int) {
 	if w.opt.Workers == 1 {
 		n = 1
 	}
+	// No more goroutines than Ps: the walk's order is made by one
+	// goroutine at a time, which the readers ahead of it would otherwise
+	// keep off the CPU. On 2 cores, -s -j3 and -j4 took 1.63x the time
+	// of -s -j2 on src (966 against 592 ms unsorted, 754 ms -j2; 9
+	// interleaved runs).
+	n = min(n, runtime.GOMAXPROCS(0))
 	r := &sorter{w: w, roots: roots, prefetch: n > 1}
 	r.work.L = &r.mu
 	r.maxAhead = min(sortMaxAhead, max(1, int(w.fds.limit)/4))
