@@ -193,7 +193,6 @@ func (e *Entry) AtName() []byte { return e.Path[e.atOff:] }
 // parent directory's descriptor; later calls return the cached result.
 func (e *Entry) Lstat() (*unix.Stat_t, error) {
 	if !e.haveL {
-		e.needDir()
 		e.lstatErr = e.fstatat(&e.lstat, unix.AT_SYMLINK_NOFOLLOW)
 		e.haveL = true
 	}
@@ -235,7 +234,6 @@ func (e *Entry) Readlink() ([]byte, error) {
 }
 
 func (e *Entry) readlink() ([]byte, error) {
-	e.needDir()
 	if e.linkBuf == nil {
 		e.linkBuf = make([]byte, 256)
 	}

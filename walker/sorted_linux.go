@@ -352,22 +352,29 @@ type sorter struct {
 
 // takeChunk returns a read buffer for k.
 func (r *sorter) takeChunk(k *sreader) []byte {
-	if i := len(k.chunks) - 1; i >= 0 {
-		c := k.chunks[i]
-		k.chunks[i] = nil
-		k.chunks = k.chunks[:i]
+	if c, ok := popLast(&k.chunks); ok {
 		return c
 	}
 	r.mu.Lock()
-	if i := len(r.freeChunks) - 1; i >= 0 {
-		c := r.freeChunks[i]
-		r.freeChunks[i] = nil
-		r.freeChunks = r.freeChunks[:i]
-		r.mu.Unlock()
+	c, ok := popLast(&r.freeChunks)
+	r.mu.Unlock()
+	if ok {
 		return c
 	}
-	r.mu.Unlock()
 	return make([]byte, direntBufSize)
+}
+
+// popLast takes the last element of a free list, clearing its slot so
+// that the list does not keep it alive; ok is false when it is empty.
+func popLast[T any](list *[]T) (x T, ok bool) {
+	i := len(*list) - 1
+	if i < 0 {
+		return x, false
+	}
+	x = (*list)[i]
+	clear((*list)[i:])
+	*list = (*list)[:i]
+	return x, true
 }
 
 // frame is one directory the walk is in.
@@ -704,12 +711,8 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 		return nil, err
 	}
 	fd := n.d.fd // pinned by openChild: nobody else changes it
-	var lst *listing
-	if i := len(k.spare) - 1; i >= 0 {
-		lst = k.spare[i]
-		k.spare[i] = nil
-		k.spare = k.spare[:i]
-	} else {
+	lst, ok := popLast(&k.spare)
+	if !ok {
 		lst = new(listing)
 	}
 	checked := false
@@ -904,12 +907,8 @@ func sortedDotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 
 // newNode makes the node of the subdirectory name of d.
 func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode {
-	var x *snode
-	if i := len(k.nodes) - 1; i >= 0 {
-		x = k.nodes[i]
-		k.nodes[i] = nil
-		k.nodes = k.nodes[:i]
-	} else {
+	x, ok := popLast(&k.nodes)
+	if !ok {
 		x = &snode{}
 		x.d.fd = -1
 	}

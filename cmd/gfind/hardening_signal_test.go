@@ -225,17 +225,14 @@ func TestSignalPrintOnly(t *testing.T) {
 		t.Skip("gfind's own behaviour")
 	}
 	gfind := gfindBin(t)
-	tree := filepath.Join(t.TempDir(), "tree")
-	if err := os.Mkdir(tree, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{tree: true}
-	for i := range 4000 { // about 300 KiB of output: several 64 KiB blocks
-		p := filepath.Join(tree, fmt.Sprintf("a-file-with-a-name-long-enough-to-fill-pipes-quickly-%05d", i))
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	tree := bigTree(t, 4000) // about 300 KiB of output: several 64 KiB blocks
+	names := map[string]bool{}
+	err := filepath.WalkDir(tree, func(p string, _ os.DirEntry, err error) error {
 		names[p] = true
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
