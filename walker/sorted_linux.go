@@ -99,24 +99,16 @@ func (x *snode) parentNode() *snode {
 	return (*snode)(unsafe.Pointer(x.d.parent))
 }
 
-// listing is one directory read whole and sorted.
+// listing is one directory read whole and sorted, as the walk visits it.
 type listing struct {
-	// The raw getdents64 records, as read: a directory read in one
-	// getdents call is copied to buf, fitted to it (most directories take
-	// a few hundred bytes: the window must not cost a read buffer per
-	// directory); a bigger one keeps the read buffers themselves, chunks
-	// of direntBufSize bytes, rather than copying them into one buffer
-	// that grows (which faulted in and copied a huge directory's records
-	// several times over).
-	buf    []byte
-	chunks [][]byte
-	ents   []sortEnt // the records to visit, sorted by name
-	kids   []*snode  // queued nodes of subdirectories, in the order of their ents
-	err    error     // a getdents failure after the entries read
-	// lcp is the length of the prefix all names share: sort keys are
-	// taken after it (names of one big directory often share more than
-	// eight bytes: file000001.txt, file000002.txt).
-	lcp int
+	// recs holds the entries to visit, in name order, packed (see
+	// packedRec): the reader writes them in the order the walk reads
+	// them, so the walk, on another core and long after, reads its
+	// listing front to back rather than the kernel's records in hash
+	// order, and the window holds about half the bytes.
+	recs []byte
+	kids []*snode // queued nodes of subdirectories, in the order of their records
+	err  error    // a getdents failure after the entries read
 	// loop is the ancestor the directory duplicates (a bind mount seen
 	// through its "." record), and changed says the directory was
 	// swapped since its parent was read: either way it is reported and
@@ -128,17 +120,50 @@ type listing struct {
 	closed bool
 }
 
-// sortEnt is one entry of a listing: where its record is, what the walk
+// A packed record of listing.recs: the inode number (8 bytes, native
+// order), the name's length (2), the Type (1), whether the entry has a
+// node in kids (1), then the name and its NUL (the *at calls need it).
+const (
+	packedIno  = 0
+	packedNlen = 8
+	packedType = 10
+	packedKid  = 11
+	packedName = 12
+)
+
+// packed returns the record of recs at pos and the position of the next.
+func packed(recs []byte, pos int) (de dirent, kid bool, next int) {
+	b := recs[pos:]
+	nlen := int(binary.NativeEndian.Uint16(b[packedNlen:]))
+	de.ino = binary.NativeEndian.Uint64(b[packedIno:])
+	de.typ = Type(b[packedType])
+	de.name = b[packedName : packedName+nlen]
+	return de, b[packedKid] != 0, pos + packedName + nlen + 1
+}
+
+// rawList is a directory as read, before packing: the getdents64
+// records, in the read buffers they were read into (chunks of
+// direntBufSize bytes), and an entry per record to sort. It is a
+// reader's scratch space, reused for every directory it reads.
+type rawList struct {
+	chunks [][]byte
+	ents   []sortEnt
+	// lcp is the length of the prefix all names share: sort keys are
+	// taken after it (names of one big directory often share more than
+	// eight bytes: file000001.txt, file000002.txt).
+	lcp int
+}
+
+// sortEnt is one entry of a rawList: where its record is, what the walk
 // needs of it, and the eight bytes of its name after the listing's common
 // prefix, big-endian and zero-padded, so that most comparisons are one
 // integer comparison (names hold no NUL byte, so padding sorts first, as a
 // shorter name must). 16 bytes: the sort moves them.
 type sortEnt struct {
 	key  uint64
-	off  uint32 // of the record: in buf, or chunk off>>chunkShift at off&chunkMask
+	off  uint32 // of the record: chunk off>>chunkShift at off&chunkMask
 	nlen uint16 // the name's length
 	typ  Type
-	kid  bool // the entry has a node in kids (the next one)
 }
 
 // Record offsets in a chunked listing.
@@ -152,15 +177,12 @@ const (
 var _ [chunkMask + 1 - direntBufSize]struct{}
 
 // rec returns the records from e's on.
-func (l *listing) rec(e *sortEnt) []byte {
-	if len(l.chunks) == 0 {
-		return l.buf[e.off:]
-	}
+func (l *rawList) rec(e *sortEnt) []byte {
 	return l.chunks[e.off>>chunkShift][e.off&chunkMask:]
 }
 
 // dirent returns the record of e.
-func (l *listing) dirent(e *sortEnt) dirent {
+func (l *rawList) dirent(e *sortEnt) dirent {
 	b := l.rec(e)
 	return dirent{
 		ino:  *(*uint64)(unsafe.Pointer(&b[direntIno])),
@@ -170,7 +192,7 @@ func (l *listing) dirent(e *sortEnt) dirent {
 }
 
 // name returns the name of e.
-func (l *listing) name(e *sortEnt) []byte {
+func (l *rawList) name(e *sortEnt) []byte {
 	return l.rec(e)[direntName : int(direntName)+int(e.nlen)]
 }
 
@@ -201,7 +223,7 @@ func commonPrefix(a, b []byte) int {
 
 // less orders a before b: by key, then (eight more shared bytes) by the
 // rest of the names.
-func (l *listing) less(a, b *sortEnt) bool {
+func (l *rawList) less(a, b *sortEnt) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
@@ -209,7 +231,7 @@ func (l *listing) less(a, b *sortEnt) bool {
 }
 
 // tieLess orders a before b when their keys are equal.
-func (l *listing) tieLess(a, b *sortEnt) bool {
+func (l *rawList) tieLess(a, b *sortEnt) bool {
 	return bytes.Compare(l.name(a)[l.lcp:], l.name(b)[l.lcp:]) < 0
 }
 
@@ -219,7 +241,7 @@ func (l *listing) tieLess(a, b *sortEnt) bool {
 // *tmp (16-byte elements move less with a merge than with the swaps of a
 // quick sort). Names in one directory are distinct: stability does not
 // matter.
-func (l *listing) sort(tmp *[]sortEnt) {
+func (l *rawList) sort(tmp *[]sortEnt) {
 	s := l.ents
 	if len(s) < 2 {
 		return
@@ -242,7 +264,7 @@ func (l *listing) sort(tmp *[]sortEnt) {
 	}
 }
 
-func (l *listing) insertionSort(s []sortEnt) {
+func (l *rawList) insertionSort(s []sortEnt) {
 	for i := 1; i < len(s); i++ {
 		x := s[i]
 		j := i
@@ -259,7 +281,7 @@ func (l *listing) insertionSort(s []sortEnt) {
 
 // mergeSort sorts s using tmp (at least half as long as s) as scratch
 // space.
-func (l *listing) mergeSort(s, tmp []sortEnt) {
+func (l *rawList) mergeSort(s, tmp []sortEnt) {
 	if len(s) <= 24 {
 		l.insertionSort(s)
 		return
@@ -302,19 +324,19 @@ const (
 	// the few big directories of a tree, kept most of the heap (and
 	// doubled the peak RSS, to 15-25 MiB on a 1,000,000-entry tree).
 	maxSpare = 128
-	// maxSpareChunks bounds the read buffers kept for big directories.
+	// maxSpareChunks bounds the read buffers kept for big directories,
+	// by the walk and by each reader.
 	maxSpareChunks = 16
 )
 
 // spareOK says whether l is worth keeping for reuse (not grown for a huge
 // directory), and clears it for that.
 func spareOK(l *listing) bool {
-	if cap(l.buf) > 8<<10 || cap(l.ents) > 512 || cap(l.kids) > 512 || cap(l.chunks) > 4 {
+	if cap(l.recs) > 8<<10 || cap(l.kids) > 512 {
 		return false
 	}
 	clear(l.kids)
-	clear(l.chunks)
-	*l = listing{buf: l.buf[:0], ents: l.ents[:0], kids: l.kids[:0], chunks: l.chunks[:0]}
+	*l = listing{recs: l.recs[:0], kids: l.kids[:0]}
 	return true
 }
 
@@ -346,19 +368,12 @@ type sorter struct {
 	waitFor            *snode     // the node the parked walk waits for
 	done               bool       // the walk is over
 	free               []*listing // spare listings
-	freeChunks         [][]byte   // spare read buffers, of direntBufSize bytes
 	freeNodes          []*snode   // nodes to reuse (snode)
 }
 
-// takeChunk returns a read buffer for k.
-func (r *sorter) takeChunk(k *sreader) []byte {
+// takeChunk returns a read buffer.
+func (k *sreader) takeChunk() []byte {
 	if c, ok := popLast(&k.chunks); ok {
-		return c
-	}
-	r.mu.Lock()
-	c, ok := popLast(&r.freeChunks)
-	r.mu.Unlock()
-	if ok {
 		return c
 	}
 	return make([]byte, direntBufSize)
@@ -383,7 +398,7 @@ type frame struct {
 	parentFD int      // the parent's descriptor (pinned by its frame), or AT_FDCWD
 	lst      *listing // once entered
 	fd       int      // n's descriptor, pinned, once entered
-	i        int      // the next entry of lst to visit
+	pos      int      // where the next record of lst.recs to visit is
 	nextKid  int      // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
@@ -404,6 +419,7 @@ type sreader struct {
 	wstate           // for reading: scratch space, yield clock
 	dbuf   []byte    // getdents64 buffer
 	chunks [][]byte  // spare read buffers
+	raw    rawList   // the directory being read
 	tmp    []sortEnt // scratch space for sorting
 	spare  []*listing
 	nodes  []*snode // nodes to reuse, taken from sorter.freeNodes
@@ -517,7 +533,7 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 	}
 	n.state, n.lst, n.err = nodeReady, lst, err
 	if lst != nil {
-		lst.size = cap(lst.buf) + direntBufSize*len(lst.chunks) + int(unsafe.Sizeof(sortEnt{}))*cap(lst.ents) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
+		lst.size = cap(lst.recs) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
 		r.bytes += lst.size
 		r.queueKidsLocked(n, lst, r.waitFor != n)
 	}
@@ -591,12 +607,6 @@ func (r *sorter) wakeLocked() {
 
 // putLocked keeps l, and its read buffers, for reuse.
 func (r *sorter) putLocked(l *listing) {
-	for _, c := range l.chunks {
-		if len(r.freeChunks) >= maxSpareChunks {
-			break
-		}
-		r.freeChunks = append(r.freeChunks, c[:cap(c)])
-	}
 	if len(r.free) < maxSpare && spareOK(l) {
 		r.free = append(r.free, l)
 	}
@@ -715,10 +725,12 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 	if !ok {
 		lst = new(listing)
 	}
+	raw := &k.raw
 	checked := false
 	leaf := true     // no record that the walk may descend into
-	var first []byte // the first name, for lst.lcp
-	lcp := 0
+	var first []byte // the first name, for raw.lcp
+	lcp, nameBytes := 0, 0
+	var de dirent
 read:
 	for !w.stop.Load() {
 		nb, err := getdents(fd, k.dbuf)
@@ -729,33 +741,28 @@ read:
 		if nb == 0 {
 			break
 		}
-		ci := len(lst.chunks)
+		ci := len(raw.chunks)
 		if ci == maxChunks {
 			lst.err = unix.EOVERFLOW // 4 GiB of records: not addressable
 			break
 		}
-		// The buffer becomes the listing's chunk ci, and k reads on
-		// into another one.
+		// The buffer becomes chunk ci, and k reads on into another one.
 		buf := k.dbuf[:nb]
-		if n := len(lst.ents) + countDirents(buf); n > cap(lst.ents) {
-			// Sized to the records (the dots are counted too), rounded
-			// up as the buffer: most directories are read in one call,
-			// and a listing's entries are the window's biggest share.
+		if n := len(raw.ents) + countDirents(buf); n > cap(raw.ents) {
 			// (Not slices.Grow, whose temporary slice of the size of
 			// the growth made a huge directory's walk 40% slower.)
-			ents := make([]sortEnt, len(lst.ents), max(roundUp(n), 2*cap(lst.ents)))
-			copy(ents, lst.ents)
-			lst.ents = ents
+			ents := make([]sortEnt, len(raw.ents), max(roundUp(n), 2*cap(raw.ents)))
+			copy(ents, raw.ents)
+			raw.ents = ents
 		}
-		lst.chunks = append(lst.chunks, buf)
-		k.dbuf = r.takeChunk(k)
+		raw.chunks = append(raw.chunks, buf)
+		k.dbuf = k.takeChunk()
 		for pos := 0; ; {
-			de, next, ok := nextRecord(buf, pos)
-			if !ok {
+			off := pos
+			var ok bool
+			if pos, ok = nextRecord(buf, pos, &de); !ok {
 				break
 			}
-			off := pos
-			pos = next
 			if de.ino == 0 {
 				continue
 			}
@@ -764,7 +771,7 @@ read:
 					checked = true
 					lst.loop, lst.changed = sortedDotCheck(&n.d, fd, de.ino)
 					if lst.loop != nil || lst.changed {
-						lst.ents = lst.ents[:0]
+						raw.ents = raw.ents[:0]
 						break read
 					}
 				}
@@ -779,52 +786,87 @@ read:
 			} else if lcp > 0 {
 				lcp = commonPrefix(first[:lcp], de.name)
 			}
-			lst.ents = append(lst.ents, sortEnt{key: nameKey(de.name), off: uint32(ci<<chunkShift | off), nlen: uint16(len(de.name)), typ: de.typ})
+			nameBytes += len(de.name)
+			// Set in place, field by field: a sortEnt built whole and
+			// then stored was read back before its parts had reached
+			// memory (a store-forwarding stall per record).
+			i := len(raw.ents)
+			raw.ents = raw.ents[:i+1]
+			e := &raw.ents[i]
+			e.key = nameKey(de.name)
+			e.off = uint32(ci<<chunkShift | off)
+			e.nlen = uint16(len(de.name))
+			e.typ = de.typ
 		}
 	}
-	if len(lst.ents) > 1 {
-		lst.lcp = lcp
+	raw.lcp = 0
+	if len(raw.ents) > 1 {
+		raw.lcp = lcp
 	}
-	if len(lst.chunks) == 1 {
-		// Read in one call: the records are copied to the listing's own
-		// buffer, fitted to them, and the read buffer goes back to k.
-		c := lst.chunks[0]
-		if cap(lst.buf) < len(c) {
-			// Rounded up, so that the listing, once recycled, fits
-			// most directories without a new buffer.
-			lst.buf = make([]byte, 0, roundUp(len(c)))
-		}
-		lst.buf = append(lst.buf[:0], c...)
-		k.chunks = append(k.chunks, k.dbuf)
-		k.dbuf = c[:cap(c)]
-		lst.chunks[0] = nil
-		lst.chunks = lst.chunks[:0]
-	}
-	lst.sort(&k.tmp)
-	if r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
-		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev) {
-		// Nodes for the subdirectories, to read ahead. Not for the
-		// other types: a link under -L or a DT_UNKNOWN record that
-		// turns out to be a directory is read when the emitter enters
-		// it. Nor on another device under XDev (the emitter will not
-		// descend) or at MaxDepth.
-		for i := range lst.ents {
-			e := &lst.ents[i]
-			if e.typ != TypeDir {
-				continue
-			}
-			if de := lst.dirent(e); de.typ == TypeDir {
-				e.kid = true
-				lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
-			}
-		}
-	}
+	raw.sort(&k.tmp)
+	kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
+		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
+	r.pack(k, n, lst, nameBytes, kids)
 	if ahead && leaf && checked && lst.loop == nil && !lst.changed && !r.keepFDs.Load() {
 		r.closeRead(n, fd)
 		lst.closed = true
 	}
 	w.unpin(&n.d, false)
 	return lst, nil
+}
+
+// pack writes the sorted entries of k.raw into lst.recs, makes the nodes
+// of the subdirectories to read ahead if kids, and gives the read buffers
+// back to k.
+//
+// Nodes are made for the records of type directory only: a link under -L
+// or a DT_UNKNOWN record that turns out to be a directory is read when the
+// walk enters it. kids is false on another device under XDev (the walk
+// will not descend) and at MaxDepth.
+func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes int, kids bool) {
+	raw := &k.raw
+	size := len(raw.ents)*(packedName+1) + nameBytes
+	if cap(lst.recs) < size {
+		// Rounded up, so that the listing, once recycled, fits most
+		// directories without a new buffer.
+		lst.recs = make([]byte, 0, roundUp(size))
+	}
+	recs := lst.recs[:size]
+	pos := 0
+	for i := range raw.ents {
+		e := &raw.ents[i]
+		rec := raw.rec(e)
+		nlen := int(e.nlen)
+		b := recs[pos : pos+packedName+nlen+1]
+		// The record's inode number, and its name with the NUL the kernel
+		// wrote after it.
+		copy(b[packedIno:packedIno+8], rec[direntIno:direntIno+8])
+		binary.NativeEndian.PutUint16(b[packedNlen:], e.nlen)
+		b[packedType] = byte(e.typ)
+		b[packedKid] = 0
+		copy(b[packedName:], rec[direntName:int(direntName)+nlen+1])
+		if kids && e.typ == TypeDir {
+			b[packedKid] = 1
+			ino := binary.NativeEndian.Uint64(rec[direntIno:])
+			lst.kids = append(lst.kids, k.newNode(&n.d, b[packedName:packedName+nlen], child{id: fileID{n.d.id.dev, ino}}, nodeQueued))
+		}
+		pos += len(b)
+	}
+	lst.recs = recs
+	// The read buffers go back to k, but for the chunks of a huge
+	// directory, and so does the entries' space.
+	for i, c := range raw.chunks {
+		if len(k.chunks) < maxSpareChunks {
+			k.chunks = append(k.chunks, c[:cap(c)])
+		}
+		raw.chunks[i] = nil
+	}
+	raw.chunks = raw.chunks[:0]
+	if cap(raw.ents) > 1<<15 {
+		raw.ents = nil
+	} else {
+		raw.ents = raw.ents[:0]
+	}
 }
 
 // closeRead closes the directory of n, read ahead and pinned, which holds
@@ -1068,13 +1110,12 @@ func (r *sorter) visit(k *sreader, f *frame) {
 	s := &r.ew
 	d := &f.n.d
 	lst := f.lst
-	for f.i < len(lst.ents) && !w.stop.Load() && !d.lost {
-		ent := &lst.ents[f.i]
-		f.i++
-		de := lst.dirent(ent)
+	for f.pos < len(lst.recs) && !w.stop.Load() && !d.lost {
+		de, isKid, next := packed(lst.recs, f.pos)
+		f.pos = next
 		descend, c := s.entry(d, f.fd, &de)
 		var kid *snode
-		if ent.kid {
+		if isKid {
 			kid = lst.kids[f.nextKid]
 			f.nextKid++
 		}
@@ -1196,15 +1237,18 @@ func roundUp(n int) int {
 // was the biggest cost: the name's end is found from the record length,
 // which the kernel (filldir64) rounds up to 8 bytes past the name's NUL,
 // in the record's last 8 bytes, rather than by a search from the start.
-// The d_off cookie is not read.
-func nextRecord(buf []byte, pos int) (d dirent, next int, ok bool) {
+// The d_off cookie is not read. The record is set in *d rather than
+// returned: a returned dirent went through the stack, and was read back
+// whole before its parts were stored (a store-forwarding stall per
+// record).
+func nextRecord(buf []byte, pos int, d *dirent) (next int, ok bool) {
 	if pos+int(direntName) > len(buf) {
-		return d, pos, false
+		return pos, false
 	}
 	p := unsafe.Pointer(&buf[pos])
 	reclen := int(*(*uint16)(unsafe.Add(p, direntReclen)))
 	if reclen < int(direntName)+1 || pos+reclen > len(buf) {
-		return d, pos, false
+		return pos, false
 	}
 	d.ino = *(*uint64)(unsafe.Add(p, direntIno))
 	d.typ = typeFromDT(*(*uint8)(unsafe.Add(p, direntType)))
@@ -1232,5 +1276,5 @@ func nextRecord(buf []byte, pos int) (d dirent, next int, ok bool) {
 		n = reclen - int(direntName)
 	}
 	d.name = buf[pos+int(direntName) : pos+int(direntName)+n]
-	return d, pos + reclen, true
+	return pos + reclen, true
 }

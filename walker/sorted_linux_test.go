@@ -438,7 +438,7 @@ func TestSortedMounts(t *testing.T) {
 // TestSortedListing checks the sort of a listing against bytes.Compare,
 // for names that share long prefixes (the keys are taken after the
 // common prefix), names that are prefixes of others, bytes >= 0x80, the
-// insertion and the merge sort, and records in one buffer or in chunks.
+// insertion and the merge sort, and records in one chunk or in many.
 func TestSortedListing(t *testing.T) {
 	many := func(format string, n int) []string {
 		var s []string
@@ -462,23 +462,17 @@ func TestSortedListing(t *testing.T) {
 	for _, tc := range tests {
 		for _, chunked := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/chunked=%v", tc.name, chunked), func(t *testing.T) {
-				l := &listing{}
+				l := &rawList{}
 				var first []byte
 				lcp := 0
 				for i, name := range tc.names {
 					reclen := (int(direntName) + len(name) + 1 + 7) &^ 7
-					var buf *[]byte
-					ci := 0
-					if chunked {
-						// Few records a chunk: many chunks.
-						if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+reclen > 256 {
-							l.chunks = append(l.chunks, make([]byte, 0, direntBufSize))
-						}
-						ci = len(l.chunks) - 1
-						buf = &l.chunks[ci]
-					} else {
-						buf = &l.buf
+					// Chunked: few records a chunk, so many chunks.
+					if len(l.chunks) == 0 || chunked && len(l.chunks[len(l.chunks)-1])+reclen > 256 {
+						l.chunks = append(l.chunks, make([]byte, 0, direntBufSize))
 					}
+					ci := len(l.chunks) - 1
+					buf := &l.chunks[ci]
 					off := len(*buf)
 					rec := make([]byte, reclen)
 					*(*uint64)(unsafe.Pointer(&rec[direntIno])) = uint64(i + 1)
@@ -715,8 +709,9 @@ func TestNextRecord(t *testing.T) {
 		for _, pad := range []int{0, 8, 16} {
 			for _, garbage := range []byte{0, 1, 0xff} {
 				buf := append(rec("x", 0, 0xff), rec(name, pad, garbage)...)
-				_, next, ok := nextRecord(buf, 0)
-				d, end, ok2 := nextRecord(buf, next)
+				var d dirent
+				next, ok := nextRecord(buf, 0, &d)
+				end, ok2 := nextRecord(buf, next, &d)
 				if !ok || !ok2 || string(d.name) != name || d.ino != 42 || d.typ != TypeRegular || end != len(buf) {
 					t.Errorf("name %q pad %d garbage %#x: got %q ino %d type %d end %d of %d (ok %v %v)", name, pad, garbage, d.name, d.ino, d.typ, end, len(buf), ok, ok2)
 				}
