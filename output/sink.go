@@ -201,6 +201,10 @@ func (s *Sink) fail(err error) {
 type Buffer struct {
 	s   *Sink
 	buf []byte
+	// held, while Hold is in force, is the Buffer's own space: records
+	// go to the caller's slice in buf and are not handed to the Sink.
+	held    []byte
+	holding bool
 }
 
 // NewBuffer returns an empty Buffer writing to s.
@@ -270,11 +274,31 @@ func (b *Buffer) EndRecord() {
 	}
 }
 
+// Hold makes the records written from now on go to buf (appended from
+// its start), and none to the Sink, until Release: the sorted walk has
+// directories' entries visited as they are read ahead, out of order,
+// and writes their output itself, in order (walker.Ordered). Nothing
+// must be buffered.
+func (b *Buffer) Hold(buf []byte) {
+	if b.holding || len(b.buf) > 0 {
+		panic("output: Hold on a Buffer holding records")
+	}
+	b.held, b.buf, b.holding = b.buf, buf[:0], true
+}
+
+// Release ends a Hold and returns the records written since, in the
+// slice given to Hold or one grown from it.
+func (b *Buffer) Release() []byte {
+	out := b.buf
+	b.buf, b.held, b.holding = b.held[:0], nil, false
+	return out
+}
+
 // Flush hands everything buffered to the Sink now. Call it before
 // running a -exec child (whose output must follow ours) and when the
-// worker is done.
+// worker is done. Under Hold it does nothing.
 func (b *Buffer) Flush() {
-	if len(b.buf) == 0 {
+	if len(b.buf) == 0 || b.holding {
 		return
 	}
 	b.s.write(b.buf)

@@ -413,3 +413,31 @@ func BenchmarkPrintParallel(b *testing.B) {
 		buf.Flush()
 	})
 }
+
+// TestHold: under Hold a Buffer's records go to the caller's slice, none
+// to the Sink, past FlushSize and through Flush too; after Release they
+// go to the Sink again.
+func TestHold(t *testing.T) {
+	s, _, contents := newFileSink(t)
+	b := s.NewBuffer()
+	b.Hold(make([]byte, 0, 16))
+	big := strings.Repeat("x", FlushSize)
+	b.Print([]byte("held1"), '\n')
+	b.Print([]byte(big), '\n')
+	b.Flush()
+	b.WriteString("held2")
+	b.EndRecord()
+	if got := b.Len(); got != len("held1\n")+len(big)+1+len("held2") {
+		t.Errorf("Len under Hold = %d", got)
+	}
+	held := b.Release()
+	if want := "held1\n" + big + "\nheld2"; string(held) != want {
+		t.Errorf("Release returned %d bytes, want %d", len(held), len(want))
+	}
+	b.Print([]byte("after"), '\n')
+	b.Flush()
+	s.Close()
+	if got := contents(); got != "after\n" {
+		t.Errorf("the Sink got %q, want only the record after Release", got)
+	}
+}

@@ -97,6 +97,28 @@ type Options struct {
 	// neither visited nor descended into (bfs's -exclude). It runs on the
 	// worker goroutines, like the visit function.
 	Exclude func(*Entry) bool `json:"-"`
+	// Ordered, under Sort, says that the visits' only effect is their
+	// output, and how to capture it: a directory's entries are then
+	// visited by whichever goroutine reads the directory ahead, out of
+	// walk order, and their output is put back in walk order. Ignored
+	// with one worker, and under PostOrder.
+	Ordered Ordered `json:"-"`
+}
+
+// Ordered captures the output of visits (Options.Ordered). Hold, Held
+// and Release are called by the goroutine of the worker they name, as
+// the visit function is.
+type Ordered interface {
+	// Hold makes the output of worker's next visits go to buf, appended
+	// from its start, and nowhere else, until Release.
+	Hold(worker int, buf []byte)
+	// Held returns how many bytes worker's visits have output since Hold.
+	Held(worker int) int
+	// Release ends a Hold and returns the output since: buf, or a slice
+	// grown from it.
+	Release(worker int) []byte
+	// Write outputs p, the captured output of visits, in walk order.
+	Write(p []byte)
 }
 
 // Entry is one file met by the walk.

@@ -109,6 +109,13 @@ type listing struct {
 	recs []byte
 	kids []*snode // queued nodes of subdirectories, in the order of their records
 	err  error    // a getdents failure after the entries read
+	// Under Options.Ordered the entries were visited when the directory
+	// was read: out is their output, holes where the contents of the
+	// subdirectories to descend into go in it, and names the names of
+	// those that have no node in kids. recs is then empty.
+	out   []byte
+	holes []hole
+	names []byte
 	// loop is the ancestor the directory duplicates (a bind mount seen
 	// through its "." record), and changed says the directory was
 	// swapped since its parent was read: either way it is reported and
@@ -118,6 +125,16 @@ type listing struct {
 	size    int // bytes counted in the window
 	// closed says the directory was closed once read (closeRead).
 	closed bool
+}
+
+// hole is a subdirectory of an ordered listing that the walk descends
+// into.
+type hole struct {
+	off  int   // where its contents' output goes in listing.out
+	kid  bool  // it has a node in kids (the next one); else the walk makes one of:
+	name int32 // its name, names[name:name+nlen]
+	nlen int32
+	c    child
 }
 
 // A packed record of listing.recs: the inode number (8 bytes, native
@@ -332,11 +349,11 @@ const (
 // spareOK says whether l is worth keeping for reuse (not grown for a huge
 // directory), and clears it for that.
 func spareOK(l *listing) bool {
-	if cap(l.recs) > 8<<10 || cap(l.kids) > 512 {
+	if cap(l.recs) > 8<<10 || cap(l.kids) > 512 || cap(l.out) > 16<<10 || cap(l.holes) > 512 || cap(l.names) > 4<<10 {
 		return false
 	}
 	clear(l.kids)
-	*l = listing{recs: l.recs[:0], kids: l.kids[:0]}
+	*l = listing{recs: l.recs[:0], kids: l.kids[:0], out: l.out[:0], holes: l.holes[:0], names: l.names[:0]}
 	return true
 }
 
@@ -345,6 +362,10 @@ type sorter struct {
 	w        *walk
 	roots    []string
 	prefetch bool // there are readers besides the walk: queue subdirectories
+	// ordered is Options.Ordered when in force: entries are visited as
+	// their directory is read (visitAhead), and the walk writes their
+	// output in order (visitOrdered).
+	ordered Ordered
 	// keepFDs is set once a visit needed the descriptor of a directory
 	// closed after its read: from then on none is (closeRead).
 	keepFDs atomic.Bool
@@ -353,6 +374,7 @@ type sorter struct {
 	ew       wstate // the Entry (Worker 0) and path buffer of every visit
 	frames   []frame
 	nextRoot int
+	rootOut  []byte     // a starting point's output (Options.Ordered)
 	espare   []*listing // listings the walk is done with, for sorter.free
 	eunref   []*snode   // nodes the walk is done with, for sorter.unrefLocked
 
@@ -398,7 +420,8 @@ type frame struct {
 	parentFD int      // the parent's descriptor (pinned by its frame), or AT_FDCWD
 	lst      *listing // once entered
 	fd       int      // n's descriptor, pinned, once entered
-	pos      int      // where the next record of lst.recs to visit is
+	pos      int      // where the next record of lst.recs to visit is (of lst.out to write, when ordered)
+	hole     int      // the next of lst.holes (ordered)
 	nextKid  int      // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
@@ -443,6 +466,9 @@ func runSorted(w *walk, roots []string, n int) {
 	// interleaved runs).
 	n = min(n, runtime.GOMAXPROCS(0))
 	r := &sorter{w: w, roots: roots, prefetch: n > 1}
+	if r.prefetch && !w.opt.PostOrder {
+		r.ordered = w.opt.Ordered
+	}
 	r.work.L = &r.mu
 	r.maxAhead = min(sortMaxAhead, max(1, int(w.fds.limit)/4))
 	r.lowWater = r.maxAhead - max(1, r.maxAhead/4)
@@ -533,7 +559,7 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 	}
 	n.state, n.lst, n.err = nodeReady, lst, err
 	if lst != nil {
-		lst.size = cap(lst.recs) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
+		lst.size = cap(lst.recs) + cap(lst.out) + cap(lst.names) + int(unsafe.Sizeof(hole{}))*cap(lst.holes) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
 		r.bytes += lst.size
 		r.queueKidsLocked(n, lst, r.waitFor != n)
 	}
@@ -804,9 +830,17 @@ read:
 		raw.lcp = lcp
 	}
 	raw.sort(&k.tmp)
-	kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
-		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
-	r.pack(k, n, lst, nameBytes, kids)
+	if r.ordered != nil {
+		r.visitAhead(k, n, lst, fd, nameBytes)
+		// Closed if the walk will open no subdirectory from it: its
+		// entries have been visited.
+		leaf = len(lst.holes) == 0
+	} else {
+		kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
+			!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
+		r.pack(k, n, lst, nameBytes, kids)
+	}
+	k.recycleRaw()
 	if ahead && leaf && checked && lst.loop == nil && !lst.changed && !r.keepFDs.Load() {
 		r.closeRead(n, fd)
 		lst.closed = true
@@ -853,8 +887,57 @@ func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes int, kids bo
 		pos += len(b)
 	}
 	lst.recs = recs
-	// The read buffers go back to k, but for the chunks of a huge
-	// directory, and so does the entries' space.
+}
+
+// visitAhead visits the sorted entries of k.raw, records of n open at
+// fd, capturing their output in lst.out (Options.Ordered), and records
+// where the subdirectories to descend into go: nodes for those whose
+// record says directory, to read ahead; the walk makes the others' (a
+// link followed under -L, a DT_UNKNOWN record).
+func (r *sorter) visitAhead(k *sreader, n *snode, lst *listing, fd, nameBytes int) {
+	w := r.w
+	raw := &k.raw
+	d := &n.d
+	s := &k.wstate
+	id := s.e.Worker
+	// The whole path: the directory the buffer held last may have been
+	// recycled since (only the walk's own path buffer is counted in the
+	// nodes' references).
+	s.pb.cur = nil
+	s.pb.setDir(d)
+	// Room for a -print of every entry, so that the output is not
+	// copied as it grows.
+	if size := len(raw.ents)*(d.childOff+2) + nameBytes; cap(lst.out) < size {
+		lst.out = make([]byte, 0, roundUp(size))
+	}
+	r.ordered.Hold(id, lst.out)
+	for i := range raw.ents {
+		if w.stop.Load() {
+			break
+		}
+		de := raw.dirent(&raw.ents[i])
+		descend, c := s.entry(d, fd, &de)
+		if !descend {
+			continue
+		}
+		h := hole{off: r.ordered.Held(id)}
+		if de.typ == TypeDir {
+			h.kid = true
+			lst.kids = append(lst.kids, k.newNode(d, de.name, c, nodeQueued))
+		} else {
+			h.name, h.nlen, h.c = int32(len(lst.names)), int32(len(de.name)), c
+			lst.names = append(lst.names, de.name...)
+		}
+		lst.holes = append(lst.holes, h)
+	}
+	lst.out = r.ordered.Release(id)
+	s.pb.cur = nil
+}
+
+// recycleRaw gives the read buffers of k.raw back to k, but for the
+// chunks of a huge directory, and so the entries' space.
+func (k *sreader) recycleRaw() {
+	raw := &k.raw
 	for i, c := range raw.chunks {
 		if len(k.chunks) < maxSpareChunks {
 			k.chunks = append(k.chunks, c[:cap(c)])
@@ -967,6 +1050,11 @@ func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode 
 
 // emit walks, holding the token, until the walk is parked or over.
 func (r *sorter) emit(k *sreader) {
+	if r.ordered != nil {
+		// Visits (of roots, of failures) are made as k's: other workers
+		// may be visiting ahead meanwhile.
+		r.ew.e.Worker = k.e.Worker
+	}
 	for {
 		if len(r.frames) == 0 {
 			if r.w.stop.Load() || r.nextRoot >= len(r.roots) {
@@ -993,7 +1081,11 @@ func (r *sorter) emit(k *sreader) {
 			}
 			r.enter(f, lst, err)
 		case phaseVisit:
-			r.visit(k, f)
+			if r.ordered != nil {
+				r.visitOrdered(k, f)
+			} else {
+				r.visit(k, f)
+			}
 		case phaseFinish:
 			r.finish(f)
 		}
@@ -1021,7 +1113,7 @@ func (r *sorter) startRoot() {
 		// The serial walk's visitDir.
 		if n.d.depth >= opt.MinDepth {
 			s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
-			if s.call() == Prune && !opt.PostOrder {
+			if r.callRoot() == Prune && !opt.PostOrder {
 				descend = false
 			}
 		}
@@ -1030,6 +1122,20 @@ func (r *sorter) startRoot() {
 		}
 	}
 	r.frames = append(r.frames, frame{n: n, parentFD: unix.AT_FDCWD})
+}
+
+// callRoot visits a starting point, capturing its output to write it in
+// order under Options.Ordered.
+func (r *sorter) callRoot() Action {
+	if r.ordered == nil {
+		return r.ew.call()
+	}
+	id := r.ew.e.Worker
+	r.ordered.Hold(id, r.rootOut)
+	a := r.ew.call()
+	r.rootOut = r.ordered.Release(id)
+	r.ordered.Write(r.rootOut)
+	return a
 }
 
 // parent returns the frame below the top one, or nil.
@@ -1134,6 +1240,39 @@ func (r *sorter) visit(k *sreader, f *frame) {
 		}
 		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		return
+	}
+	f.phase = phaseFinish
+}
+
+// visitOrdered is visit under Options.Ordered: the entries were visited
+// when read ahead, and the walk writes their output, up to the next
+// subdirectory to descend into, whose frame it pushes.
+func (r *sorter) visitOrdered(k *sreader, f *frame) {
+	d := &f.n.d
+	lst := f.lst
+	if f.hole < len(lst.holes) && !r.w.stop.Load() && !d.lost {
+		h := &lst.holes[f.hole]
+		f.hole++
+		r.ordered.Write(lst.out[f.pos:h.off])
+		f.pos = h.off
+		var kid *snode
+		if h.kid {
+			kid = lst.kids[f.nextKid]
+			f.nextKid++
+		} else {
+			kid = k.newNode(d, lst.names[h.name:h.name+h.nlen], h.c, nodeNew)
+			r.mu.Lock()
+			kid.refs = 1 // the walk's
+			f.n.refs++
+			r.mu.Unlock()
+		}
+		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
+		return
+	}
+	if !r.w.stop.Load() {
+		// The rest, also when d was lost (its remaining subdirectories
+		// cannot be opened, but its entries were visited).
+		r.ordered.Write(lst.out[f.pos:])
 	}
 	f.phase = phaseFinish
 }

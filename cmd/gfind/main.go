@@ -109,6 +109,14 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
 			strings.Join(cmd.Expr.Args(), " "), opts.optLevel, strings.Join(expr.Args(), " "))
 	}
+	var ordered *orderedOut
+	if walk.Sort && workers > 1 && !walk.PostOrder && !sink.TTY() && cmd.OrderedVisits(expr) {
+		// -s whose visits stat and only print: they are made as
+		// directories are read ahead, on every worker, and the output
+		// is put back in order.
+		ordered = &orderedOut{states: states, out: sink.NewBuffer()}
+		walk.Ordered = ordered
+	}
 	err = walker.Walk(cmd.Roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if sink.Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
@@ -119,6 +127,9 @@ func run(args []string) int {
 		}
 		return states[e.Worker].Visit(expr, e)
 	}))
+	if ordered != nil {
+		ordered.out.Flush()
+	}
 	for _, s := range states {
 		s.Done()
 	}

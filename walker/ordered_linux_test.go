@@ -1,0 +1,200 @@
+package walker
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gfind/gfind/internal/testtree"
+	"golang.org/x/sys/unix"
+)
+
+// testOrdered is an Ordered as cmd/gfind's: a visit outputs one line to
+// its worker's slot, which is the captured output while the walk holds
+// it, and the output itself otherwise.
+type testOrdered struct {
+	t       testing.TB
+	held    [][]byte
+	holding []bool
+	mu      sync.Mutex // out, for visits made outside a Hold
+	out     []byte
+}
+
+func newTestOrdered(t testing.TB, workers int) *testOrdered {
+	return &testOrdered{t: t, held: make([][]byte, workers), holding: make([]bool, workers)}
+}
+
+func (o *testOrdered) Hold(w int, buf []byte) {
+	if o.holding[w] {
+		o.t.Errorf("worker %d: Hold while holding", w)
+	}
+	o.held[w], o.holding[w] = buf[:0], true
+}
+
+func (o *testOrdered) Held(w int) int { return len(o.held[w]) }
+
+func (o *testOrdered) Release(w int) []byte {
+	if !o.holding[w] {
+		o.t.Errorf("worker %d: Release without Hold", w)
+	}
+	b := o.held[w]
+	o.held[w], o.holding[w] = nil, false
+	return b
+}
+
+func (o *testOrdered) Write(p []byte) {
+	o.mu.Lock()
+	o.out = append(o.out, p...)
+	o.mu.Unlock()
+}
+
+// output is what a visit prints.
+func (o *testOrdered) output(e *Entry, line string) {
+	if o.holding[e.Worker] {
+		o.held[e.Worker] = append(o.held[e.Worker], line...)
+		return
+	}
+	o.Write([]byte(line))
+}
+
+// orderedWalk walks roots with Sort and, if ordered, Options.Ordered,
+// and returns the lines output in order (one per visit without error)
+// and the errors, sorted.
+func orderedWalk(t *testing.T, roots []string, opt Options, ordered bool, prune func(string) bool) (out, errs []string) {
+	t.Helper()
+	opt.Sort = true
+	o := newTestOrdered(t, max(1, opt.Workers))
+	if ordered {
+		opt.Ordered = o
+	}
+	var mu sync.Mutex
+	err := Walk(roots, opt, func(e *Entry) Action {
+		if e.Worker < 0 || e.Worker >= max(1, opt.Workers) {
+			t.Errorf("%s: Worker %d of %d", e.Path, e.Worker, opt.Workers)
+			return Stop
+		}
+		if e.Err != nil {
+			mu.Lock()
+			errs = append(errs, fmt.Sprintf("%q: %s", e.Path, errText(e.Err)))
+			mu.Unlock()
+			return Continue
+		}
+		// The descriptor is valid for the visit, also ahead of the
+		// walk's order.
+		var st unix.Stat_t
+		if err := unix.Fstatat(e.DirFD(), string(e.AtName()), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			t.Errorf("%s: fstatat(DirFD, AtName): %v", e.Path, err)
+		}
+		o.output(e, fmt.Sprintf("%q type=%d depth=%d post=%v\n", e.Path, e.Type, e.Depth, e.PostOrder))
+		if prune != nil && !e.PostOrder && prune(string(e.Path)) {
+			return Prune
+		}
+		return Continue
+	})
+	must(t, err)
+	for w, h := range o.holding {
+		if h {
+			t.Errorf("worker %d still holding after the walk", w)
+		}
+	}
+	out = strings.SplitAfter(string(o.out), "\n")
+	slices.Sort(errs)
+	return out[:len(out)-1], errs
+}
+
+// TestSortedOrdered: with Options.Ordered, the visits made ahead of the
+// walk's order, on every worker, give the output of the walk that visits
+// in order, line for line, and the same errors; for links followed,
+// loops, pruning, depth limits and devices.
+func TestSortedOrdered(t *testing.T) {
+	root := weirdTree(t)
+	mk(t, root, "e/up->..", "loop->loop", "tod->a")
+	big := testtree.Make(t, testtree.Basic, testtree.WeirdNames, testtree.Wide(2000))
+	for i := range 200 {
+		mk(t, big, fmt.Sprintf("many/d%03d/sub%d/f", (i*37)%200, i%7), fmt.Sprintf("many/f%d", i))
+	}
+	// Enough directories for nodes to be recycled many times over
+	// while the walk goes on.
+	for i := range 30 {
+		for j := range 30 {
+			mk(t, big, fmt.Sprintf("r%02d/s%02d/t/f", i, j))
+		}
+	}
+	pruned := func(p string) bool {
+		return strings.HasSuffix(p, "/a") || strings.HasSuffix(p, "/sub3") || strings.HasSuffix(p, "/d007")
+	}
+	for _, tc := range []struct {
+		name  string
+		opt   Options
+		prune func(string) bool
+	}{
+		{"default", Options{MaxDepth: -1}, nil},
+		{"follow", Options{MaxDepth: -1, Follow: FollowAll}, nil},
+		{"follow-roots", Options{MaxDepth: -1, Follow: FollowRoots}, nil},
+		{"xdev", Options{MaxDepth: -1, XDev: true}, nil},
+		{"maxdepth2", Options{MaxDepth: 2}, nil},
+		{"maxdepth0", Options{MaxDepth: 0}, nil},
+		{"mindepth2", Options{MinDepth: 2, MaxDepth: -1}, nil},
+		{"prune", Options{MaxDepth: -1}, pruned},
+		{"prune-follow", Options{MaxDepth: -1, Follow: FollowAll}, pruned},
+		// Ignored under PostOrder: the same visits.
+		{"depth", Options{MaxDepth: -1, PostOrder: true}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			roots := []string{root, root + "/links/todir", root + "/nothere", root + "/a/", big}
+			opt := tc.opt
+			opt.Workers = 2
+			want, wantErrs := orderedWalk(t, roots, opt, false, tc.prune)
+			if len(want) < 2 && opt.MaxDepth != 0 {
+				t.Fatalf("reference has %d visits", len(want))
+			}
+			for _, workers := range []int{1, 2, 8} {
+				for round := range 3 {
+					defer checkNoLeak(t)()
+					opt.Workers = workers
+					got, errs := orderedWalk(t, roots, opt, true, tc.prune)
+					what := fmt.Sprintf("workers=%d round=%d", workers, round)
+					diffLists(t, what, want, got)
+					diffLists(t, what+" errors", wantErrs, errs)
+				}
+			}
+		})
+	}
+}
+
+// TestSortedOrderedStop: a Stop made ahead of the walk's order ends the
+// walk soon, with nothing leaked, and what was output is a prefix of the
+// full output.
+func TestSortedOrderedStop(t *testing.T) {
+	root := testtree.Make(t, testtree.Basic, testtree.Wide(500))
+	for i := range 50 {
+		mk(t, root, fmt.Sprintf("d%02d/e/f/g/file", i), fmt.Sprintf("d%02d/x", i))
+	}
+	full, _ := orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, false, nil)
+	for _, stopAt := range []int{1, 50, 400} {
+		for _, workers := range []int{2, 8} {
+			defer checkNoLeak(t)()
+			o := newTestOrdered(t, workers)
+			var mu sync.Mutex
+			n := 0
+			Walk([]string{root}, Options{Workers: workers, MaxDepth: -1, Sort: true, Ordered: o}, func(e *Entry) Action {
+				o.output(e, fmt.Sprintf("%q type=%d depth=%d post=%v\n", e.Path, e.Type, e.Depth, e.PostOrder))
+				mu.Lock()
+				defer mu.Unlock()
+				if n++; n >= stopAt {
+					return Stop
+				}
+				return Continue
+			})
+			got := strings.SplitAfter(string(o.out), "\n")
+			got = got[:len(got)-1]
+			if len(got) >= len(full) {
+				t.Errorf("stop=%d workers=%d: %d lines output, of %d: the walk did not stop", stopAt, workers, len(got), len(full))
+				continue
+			}
+			diffLists(t, fmt.Sprintf("stop=%d workers=%d prefix", stopAt, workers), full[:len(got)], got)
+		}
+	}
+}
