@@ -154,14 +154,11 @@ func (l *listing) bigSize() int {
 	return direntBufSize*len(l.big.chunks) + int(unsafe.Sizeof(sortEnt{}))*cap(l.big.ents)
 }
 
-// next returns the entry of l at pos (an offset in recs, or an index in
-// big.ents), whether it has a node in kids, and the next position.
-func (l *listing) next(pos int) (de dirent, kid bool, next int) {
-	if b := l.big; b != nil {
-		e := &b.ents[pos]
-		return b.dirent(e), l.kidDirs && e.typ == TypeDir, pos + 1
-	}
-	return packed(l.recs, pos)
+// nextBig returns the entry of l.big at index pos, whether it has a node
+// in kids, and the next index.
+func (l *listing) nextBig(pos int) (de dirent, kid bool, next int) {
+	e := &l.big.ents[pos]
+	return l.big.dirent(e), l.kidDirs && e.typ == TypeDir, pos + 1
 }
 
 // end returns the position past l's last entry.
@@ -1285,8 +1282,13 @@ func (r *sorter) visit(k *sreader, f *frame) {
 	d := &f.n.d
 	lst := f.lst
 	for end := lst.end(); f.pos < end && !w.stop.Load() && !d.lost; {
-		de, isKid, next := lst.next(f.pos)
-		f.pos = next
+		var de dirent
+		var isKid bool
+		if lst.big == nil {
+			de, isKid, f.pos = packed(lst.recs, f.pos) // inlined: the common case
+		} else {
+			de, isKid, f.pos = lst.nextBig(f.pos)
+		}
 		descend, c := s.entry(d, f.fd, &de)
 		var kid *snode
 		if isKid {
