@@ -1302,16 +1302,24 @@ func (r *sorter) visit(k *sreader, f *frame) {
 			continue
 		}
 		if kid == nil {
-			kid = k.newNode(d, de.name, c, nodeNew)
-			r.mu.Lock()
-			kid.refs = 1 // the walk's
-			f.n.refs++
-			r.mu.Unlock()
+			r.pushNew(k, f, de.name, c)
+		} else {
+			r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		}
-		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		return
 	}
 	f.phase = phaseFinish
+}
+
+// pushNew pushes the frame of f's subdirectory name, which was not read
+// ahead: the walk makes its node, with the walk's count.
+func (r *sorter) pushNew(k *sreader, f *frame, name []byte, c child) {
+	kid := k.newNode(&f.n.d, name, c, nodeNew)
+	r.mu.Lock()
+	kid.refs = 1 // the walk's
+	f.n.refs++
+	r.mu.Unlock()
+	r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 }
 
 // visitOrdered is visit under Options.Ordered: the entries were visited
@@ -1325,18 +1333,13 @@ func (r *sorter) visitOrdered(k *sreader, f *frame) {
 		f.hole++
 		r.ordered.Write(lst.out[f.pos:h.off])
 		f.pos = h.off
-		var kid *snode
 		if h.kid {
-			kid = lst.kids[f.nextKid]
+			kid := lst.kids[f.nextKid]
 			f.nextKid++
+			r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		} else {
-			kid = k.newNode(d, lst.names[h.name:h.name+h.nlen], h.c, nodeNew)
-			r.mu.Lock()
-			kid.refs = 1 // the walk's
-			f.n.refs++
-			r.mu.Unlock()
+			r.pushNew(k, f, lst.names[h.name:h.name+h.nlen], h.c)
 		}
-		r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 		return
 	}
 	if !r.w.stop.Load() {
