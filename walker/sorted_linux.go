@@ -260,6 +260,12 @@ func nameKey(name []byte) uint64 {
 	if len(name) >= 8 {
 		return binary.BigEndian.Uint64(name)
 	}
+	if cap(name) >= 8 {
+		// One load, past the name but within its buffer (a record's
+		// NUL and padding, or the next record), and the bytes past
+		// the name cleared: most directory names are short.
+		return binary.BigEndian.Uint64(name[:8]) &^ (1<<(8*(8-len(name))) - 1)
+	}
 	var key uint64
 	for i, c := range name {
 		key |= uint64(c) << (56 - 8*i)
@@ -816,13 +822,6 @@ read:
 		}
 		// The buffer becomes chunk ci, and k reads on into another one.
 		buf := k.dbuf[:nb]
-		if n := len(raw.ents) + countDirents(buf); n > cap(raw.ents) {
-			// (Not slices.Grow, whose temporary slice of the size of
-			// the growth made a huge directory's walk 40% slower.)
-			ents := make([]sortEnt, len(raw.ents), max(roundUp(n), 2*cap(raw.ents)))
-			copy(ents, raw.ents)
-			raw.ents = ents
-		}
 		raw.chunks = append(raw.chunks, buf)
 		k.dbuf = k.takeChunk()
 		for pos := 0; ; {
@@ -859,6 +858,14 @@ read:
 			// then stored was read back before its parts had reached
 			// memory (a store-forwarding stall per record).
 			i := len(raw.ents)
+			if i == cap(raw.ents) {
+				// (Not slices.Grow, whose temporary slice of the size
+				// of the growth made a huge directory's walk 40%
+				// slower.)
+				ents := make([]sortEnt, i, max(256, 2*i))
+				copy(ents, raw.ents)
+				raw.ents = ents
+			}
 			raw.ents = raw.ents[:i+1]
 			e := &raw.ents[i]
 			e.key = nameKey(de.name)
@@ -1425,19 +1432,6 @@ func (r *sorter) dropListing(lst *listing, from int) {
 		r.mu.Unlock()
 	}
 	r.espare = append(r.espare, lst)
-}
-
-// countDirents returns the number of records in buf.
-func countDirents(buf []byte) int {
-	n := 0
-	for pos := 0; pos+int(direntName) <= len(buf); n++ {
-		reclen := int(binary.NativeEndian.Uint16(buf[pos+int(direntReclen):]))
-		if reclen == 0 {
-			break
-		}
-		pos += reclen
-	}
-	return n
 }
 
 // roundUp returns the power of two at or above n, at least 16.

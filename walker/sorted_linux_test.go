@@ -751,3 +751,26 @@ func TestSortedPruneRecycle(t *testing.T) {
 		}
 	}
 }
+
+// TestNameKey: the key of a name read in place, with other bytes after
+// it in its buffer, is that of the name alone: its first eight bytes,
+// big-endian, zero-padded.
+func TestNameKey(t *testing.T) {
+	for n := 1; n <= 12; n++ {
+		for _, garbage := range []byte{0, 0x01, 0xff} {
+			name := bytes.Repeat([]byte{'a' + byte(n)}, n)
+			name[0] = 0x80
+			buf := append(append([]byte{}, name...), bytes.Repeat([]byte{garbage}, 16)...)
+			var want uint64
+			for i := range min(n, 8) {
+				want |= uint64(name[i]) << (56 - 8*i)
+			}
+			if got := nameKey(buf[:n]); got != want {
+				t.Errorf("len %d, then %#x: key %#016x, want %#016x", n, garbage, got, want)
+			}
+			if got := nameKey(name[:n:n]); got != want {
+				t.Errorf("len %d alone: key %#016x, want %#016x", n, got, want)
+			}
+		}
+	}
+}
