@@ -38,6 +38,17 @@
 // unfinished children and is visited by whichever worker finishes the
 // last of them. See parallel_linux.go.
 //
+// # Sorted walk
+//
+// Under Options.Sort (-s) each directory is read whole, its records
+// sorted by name and packed in that order, ahead of the walk, by
+// whichever goroutine is free; one goroutine at a time visits, in depth
+// first order, reading itself what no one has read ahead, so the order
+// is the same for any number of workers. With Options.Ordered (visits
+// whose only effect is output) the entries are visited by the goroutine
+// that reads their directory, and their captured output is written in
+// order. See sorted_linux.go.
+//
 // # Descriptors
 //
 // A directory's descriptor stays open while queued children still have
