@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gfind/gfind/output"
@@ -46,9 +47,13 @@ type runStats struct {
 // read once the walk is over; the padding keeps workers off each
 // other's cache lines.
 type workerStats struct {
-	e           *walker.Entry // the worker's Entry, for its stat count
+	e *walker.Entry // the Entry of the worker's last visit, for its stat count
+	// more are the worker's other Entries: the sorted walk's ordered
+	// visits come through two, the one of the directory read ahead and
+	// the walk's own (starting points, failures).
+	more        []*walker.Entry
 	dirs, files int64
-	_           [40]byte
+	_           [16]byte
 }
 
 // startStats starts the clock when on; it returns nil when off.
@@ -69,7 +74,12 @@ func (st *runStats) wrap(workers int, follow walker.Follow, visit func(*walker.E
 	st.workers = make([]workerStats, workers)
 	return func(e *walker.Entry) walker.Action {
 		w := &st.workers[e.Worker]
-		w.e = e
+		if w.e != e {
+			if w.e != nil && !slices.Contains(w.more, w.e) {
+				w.more = append(w.more, w.e)
+			}
+			w.e = e
+		}
 		a := visit(e)
 		if e.Err == nil {
 			if st.isDir(e) {
@@ -110,6 +120,11 @@ func (st *runStats) report(diag *output.Diag, states []*predicate.State) {
 		files += w.files
 		if w.e != nil {
 			stats += w.e.StatCalls()
+		}
+		for _, e := range w.more {
+			if e != w.e {
+				stats += e.StatCalls()
+			}
 		}
 	}
 	for _, s := range states {
