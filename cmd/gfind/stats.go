@@ -50,7 +50,8 @@ type workerStats struct {
 	e *walker.Entry // the Entry of the worker's last visit, for its stat count
 	// more are the worker's other Entries: the sorted walk's ordered
 	// visits come through two, the one of the directory read ahead and
-	// the walk's own (starting points, failures).
+	// the walk's own (starting points, failures), which serves the
+	// workers in turn.
 	more        []*walker.Entry
 	dirs, files int64
 	_           [16]byte
@@ -115,16 +116,19 @@ func (st *runStats) report(diag *output.Diag, states []*predicate.State) {
 		return
 	}
 	var dirs, files, matches, stats int64
+	var seen []*walker.Entry // the sorted walk's own Entry serves whichever worker holds the walk
 	for _, w := range st.workers {
 		dirs += w.dirs
 		files += w.files
-		if w.e != nil {
-			stats += w.e.StatCalls()
-		}
 		for _, e := range w.more {
-			if e != w.e {
+			if !slices.Contains(seen, e) {
+				seen = append(seen, e)
 				stats += e.StatCalls()
 			}
+		}
+		if e := w.e; e != nil && !slices.Contains(seen, e) {
+			seen = append(seen, e)
+			stats += e.StatCalls()
 		}
 	}
 	for _, s := range states {
