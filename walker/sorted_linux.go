@@ -911,9 +911,8 @@ read:
 	return lst, nil
 }
 
-// pack writes the sorted entries of k.raw into lst.recs, makes the nodes
-// of the subdirectories to read ahead if kids, and gives the read buffers
-// back to k.
+// pack writes the sorted entries of k.raw into lst.recs and makes the
+// nodes of the subdirectories to read ahead if kids.
 //
 // Nodes are made for the records of type directory only: a link under -L
 // or a DT_UNKNOWN record that turns out to be a directory is read when the
@@ -1014,7 +1013,6 @@ func (r *sorter) visitAhead(k *sreader, n *snode, lst *listing, fd, nameBytes in
 		lst.holes = append(lst.holes, h)
 	}
 	lst.out = r.ordered.Release(id)
-	s.pb.cur = nil
 }
 
 // recycleRaw gives the read buffers of k.raw back to k, but for the

@@ -47,12 +47,12 @@ type runStats struct {
 // read once the walk is over; the padding keeps workers off each
 // other's cache lines.
 type workerStats struct {
-	e *walker.Entry // the Entry of the worker's last visit, for its stat count
-	// more are the worker's other Entries: the sorted walk's ordered
-	// visits come through two, the one of the directory read ahead and
-	// the walk's own (starting points, failures), which serves the
-	// workers in turn.
-	more        []*walker.Entry
+	e *walker.Entry // the Entry of the worker's last visit
+	// entries are all the Entries the worker visited through, for their
+	// stat counts: the sorted walk's ordered visits come through two, the
+	// one of the directory read ahead and the walk's own (starting
+	// points, failures), which serves the workers in turn.
+	entries     []*walker.Entry
 	dirs, files int64
 	_           [16]byte
 }
@@ -76,10 +76,10 @@ func (st *runStats) wrap(workers int, follow walker.Follow, visit func(*walker.E
 	return func(e *walker.Entry) walker.Action {
 		w := &st.workers[e.Worker]
 		if w.e != e {
-			if w.e != nil && !slices.Contains(w.more, w.e) {
-				w.more = append(w.more, w.e)
-			}
 			w.e = e
+			if !slices.Contains(w.entries, e) {
+				w.entries = append(w.entries, e)
+			}
 		}
 		a := visit(e)
 		if e.Err == nil {
@@ -120,15 +120,11 @@ func (st *runStats) report(diag *output.Diag, states []*predicate.State) {
 	for _, w := range st.workers {
 		dirs += w.dirs
 		files += w.files
-		for _, e := range w.more {
+		for _, e := range w.entries {
 			if !slices.Contains(seen, e) {
 				seen = append(seen, e)
 				stats += e.StatCalls()
 			}
-		}
-		if e := w.e; e != nil && !slices.Contains(seen, e) {
-			seen = append(seen, e)
-			stats += e.StatCalls()
 		}
 	}
 	for _, s := range states {
