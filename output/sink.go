@@ -177,6 +177,14 @@ func (s *Sink) writeLocked(block []byte) {
 	}
 }
 
+// WriteRecords writes p, whole records, now, unless the Sink is stopped:
+// output captured by the sorted walk, put back in order (walker.Ordered).
+func (s *Sink) WriteRecords(p []byte) {
+	if len(p) > 0 {
+		s.write(p)
+	}
+}
+
 // fail reports the first error and stops the Sink; mu is held.
 func (s *Sink) fail(err error) {
 	if s.err != nil {

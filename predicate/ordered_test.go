@@ -6,33 +6,31 @@ import (
 	"testing"
 )
 
-// TestOrderedVisits: which expressions have the sorted walk visit ahead
-// of its order (OrderedVisits): only output to standard output, and a
-// stat to make.
-func TestOrderedVisits(t *testing.T) {
+// TestOutputOnly: which expressions let the sorted walk visit out of
+// its order (walker.Options.Ordered): only output to standard output.
+func TestOutputOnly(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	tests := []struct {
 		args       string
 		outputOnly bool
-		ordered    bool
 	}{
-		{"", true, false},
-		{"-name *.go", true, false},
-		{"-print0", true, false},
-		{"-size +0", true, true},
-		{"-type f -size +1k -print", true, true},
-		{"-printf %p\\n", true, false},
-		{"-printf %s\\n", true, true},
-		{"-printjson", true, true},
-		{"-name x -prune -o -mtime -1 -print", true, true},
-		{"! -empty", true, true},
-		{"-size +0 -ls", false, false},
-		{"-size +0 -quit", false, false},
-		{"-size +0 -delete", false, false},
-		{"-size +0 -exec true ;", false, false},
-		{"-size +0 -fprint " + file, false, false},
-		{"-size +0 -fprintf " + file + " %p", false, false},
-		{"-size +0 -limit 3", false, false},
+		{"", true},
+		{"-name *.go", true},
+		{"-print0", true},
+		{"-size +0", true},
+		{"-type f -size +1k -print", true},
+		{"-printf %p\\n", true},
+		{"-printf %s\\n", true},
+		{"-printjson", true},
+		{"-name x -prune -o -mtime -1 -print", true},
+		{"! -empty", true},
+		{"-size +0 -ls", false},
+		{"-size +0 -quit", false},
+		{"-size +0 -delete", false},
+		{"-size +0 -exec true ;", false},
+		{"-size +0 -fprint " + file, false},
+		{"-size +0 -fprintf " + file + " %p", false},
+		{"-size +0 -limit 3", false},
 	}
 	for _, tt := range tests {
 		cmd, err := Parse(append([]string{"."}, strings.Fields(tt.args)...), Config{})
@@ -41,9 +39,6 @@ func TestOrderedVisits(t *testing.T) {
 		}
 		if got := cmd.OutputOnly(); got != tt.outputOnly {
 			t.Errorf("%q: OutputOnly = %v, want %v", tt.args, got, tt.outputOnly)
-		}
-		if got := cmd.OrderedVisits(Optimize(cmd.Expr, 1)); got != tt.ordered {
-			t.Errorf("%q: OrderedVisits = %v, want %v", tt.args, got, tt.ordered)
 		}
 		cmd.Close()
 	}

@@ -44,10 +44,16 @@
 // sorted by name and packed in that order, ahead of the walk, by
 // whichever goroutine is free; one goroutine at a time visits, in depth
 // first order, reading itself what no one has read ahead, so the order
-// is the same for any number of workers. With Options.Ordered (visits
-// whose only effect is output) the entries are visited by the goroutine
-// that reads their directory, and their captured output is written in
-// order. See sorted_linux.go.
+// is the same for any number of workers. See sorted_linux.go.
+//
+// With Options.Ordered (visits whose only effect is output) each worker
+// instead walks subtrees of its own, depth first, as one worker would:
+// an idle worker is given the next subdirectory of a busy one's
+// shallowest directory, and the busy one skips it. The output of the
+// subtree that comes next is written as it is made; the others' is
+// captured, up to a bound, and written when their turn comes. A worker
+// that reaches the bound walks, meanwhile, subtrees that come before its
+// own. See owned_linux.go.
 //
 // # Descriptors
 //

@@ -98,16 +98,16 @@ type Options struct {
 	// worker goroutines, like the visit function.
 	Exclude func(*Entry) bool `json:"-"`
 	// Ordered, under Sort, says that the visits' only effect is their
-	// output, and how to capture it: a directory's entries are then
-	// visited by whichever goroutine reads the directory ahead, out of
-	// walk order, and their output is put back in walk order. Ignored
-	// with one worker, and under PostOrder.
+	// output, and how to capture it: each worker then walks subtrees of
+	// its own, out of walk order, and the output of those that are not
+	// next is captured and written later, in walk order. Ignored with
+	// one worker, and under PostOrder.
 	Ordered Ordered `json:"-"`
 }
 
-// Ordered captures the output of visits (Options.Ordered). Hold, Held
-// and Release are called by the goroutine of the worker they name, as
-// the visit function is.
+// Ordered captures the output of visits (Options.Ordered). Hold, Held,
+// Release and Flush are called by the goroutine of the worker they name,
+// as the visit function is; Write by any worker, one at a time.
 type Ordered interface {
 	// Hold makes the output of worker's next visits go to buf, appended
 	// from its start, and nowhere else, until Release.
@@ -117,8 +117,12 @@ type Ordered interface {
 	// Release ends a Hold and returns the output since: buf, or a slice
 	// grown from it.
 	Release(worker int) []byte
-	// Write outputs p, the captured output of visits, in walk order.
+	// Write outputs p, the captured output of visits, in walk order,
+	// now: after everything output before, and before anything output
+	// after.
 	Write(p []byte)
+	// Flush outputs now what worker's visits output outside a Hold.
+	Flush(worker int)
 }
 
 // Entry is one file met by the walk.

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
@@ -30,7 +32,7 @@ func newTestOrdered(t testing.TB, workers int) *testOrdered {
 
 func (o *testOrdered) Hold(w int, buf []byte) {
 	if o.holding[w] {
-		o.t.Errorf("worker %d: Hold while holding", w)
+		o.errorf("worker %d: Hold while holding", w)
 	}
 	o.held[w], o.holding[w] = buf[:0], true
 }
@@ -39,7 +41,7 @@ func (o *testOrdered) Held(w int) int { return len(o.held[w]) }
 
 func (o *testOrdered) Release(w int) []byte {
 	if !o.holding[w] {
-		o.t.Errorf("worker %d: Release without Hold", w)
+		o.errorf("worker %d: Release without Hold", w)
 	}
 	b := o.held[w]
 	o.held[w], o.holding[w] = nil, false
@@ -52,6 +54,16 @@ func (o *testOrdered) Write(p []byte) {
 	o.mu.Unlock()
 }
 
+func (o *testOrdered) Flush(int) {}
+
+// errorf fails the test, or (in a child process, t nil) panics.
+func (o *testOrdered) errorf(format string, args ...any) {
+	if o.t == nil {
+		panic(fmt.Sprintf(format, args...))
+	}
+	o.t.Errorf(format, args...)
+}
+
 // output is what a visit prints.
 func (o *testOrdered) output(e *Entry, line string) {
 	if o.holding[e.Worker] {
@@ -60,6 +72,10 @@ func (o *testOrdered) output(e *Entry, line string) {
 	}
 	o.Write([]byte(line))
 }
+
+// orderedSlowName: orderedWalk's visits of files of this name take 50µs,
+// to keep a worker busy while others ask for work.
+var orderedSlowName string
 
 // orderedWalk walks roots with Sort and, if ordered, Options.Ordered,
 // and returns the lines output in order (one per visit without error)
@@ -82,6 +98,9 @@ func orderedWalk(t *testing.T, roots []string, opt Options, ordered bool, prune 
 			errs = append(errs, fmt.Sprintf("%q: %s", e.Path, errText(e.Err)))
 			mu.Unlock()
 			return Continue
+		}
+		if orderedSlowName != "" && string(e.Name()) == orderedSlowName {
+			time.Sleep(50 * time.Microsecond)
 		}
 		// The descriptor is valid for the visit, also ahead of the
 		// walk's order.
@@ -226,5 +245,84 @@ func TestSortedOrderedRecycled(t *testing.T) {
 	for round := range 5 {
 		got, _ := orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, true, nil)
 		diffLists(t, fmt.Sprint("round ", round), want, got)
+	}
+}
+
+// countOwned counts the owned walk's events (hookOwned) until the test
+// ends.
+func countOwned(t *testing.T) map[string]*atomic.Int64 {
+	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "nest": new(atomic.Int64)}
+	hookOwned = func(event string) { n[event].Add(1) }
+	t.Cleanup(func() { hookOwned = nil })
+	return n
+}
+
+// ownedTree makes a tree with many subdirectories at every level, for
+// the owned walk to give away.
+func ownedTree(t *testing.T) string {
+	root := t.TempDir()
+	for i := range 12 {
+		for j := range 12 {
+			for k := range 4 {
+				mk(t, root, fmt.Sprintf("a%02d/b%02d/c%d/f1", i, j, k), fmt.Sprintf("a%02d/b%02d/c%d/f2", i, j, k),
+					fmt.Sprintf("a%02d/b%02d/g%d", i, j, k), fmt.Sprintf("a%02d/h%d", i, j))
+			}
+		}
+	}
+	return root
+}
+
+// TestOwnedNest: with captured output bounded to a few hundred bytes, the
+// workers of the owned walk nest all the time (walk subdirectories that
+// come before their own while theirs waits), and the output is still the
+// walk's, in order; likewise with the last resort (waiting) past
+// ownedMaxNest levels.
+func TestOwnedNest(t *testing.T) {
+	root := ownedTree(t)
+	want, _ := orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, false, nil)
+	chunk, held := ownedChunk, ownedMaxHeld
+	t.Cleanup(func() { ownedChunk, ownedMaxHeld = chunk, held })
+	ownedChunk, ownedMaxHeld = 256, 1024
+	n := countOwned(t)
+	for _, workers := range []int{2, 3, 8} {
+		for round := range 3 {
+			defer checkNoLeak(t)()
+			got, errs := orderedWalk(t, []string{root}, Options{Workers: workers, MaxDepth: -1}, true, nil)
+			diffLists(t, fmt.Sprintf("workers=%d round=%d", workers, round), want, got)
+			if len(errs) > 0 {
+				t.Errorf("errors: %q", errs)
+			}
+		}
+	}
+	if n["give"].Load() == 0 || n["nest"].Load() == 0 {
+		t.Errorf("%d subdirectories given away, %d nested tasks: the test does not test nesting", n["give"].Load(), n["nest"].Load())
+	}
+}
+
+// TestOwnedGives: the owned walk gives subdirectories away (so that the
+// other tests compare its output with something), and, in a chain of
+// single subdirectories, none: the walk would change hands at every
+// level.
+func TestOwnedGives(t *testing.T) {
+	n := countOwned(t)
+	root := ownedTree(t)
+	orderedSlowName = "f1"
+	t.Cleanup(func() { orderedSlowName = "" })
+	orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, true, nil)
+	if n["give"].Load() == 0 {
+		t.Errorf("no subdirectory given away in %s", root)
+	}
+	chain := t.TempDir()
+	p := chain
+	for i := range 200 {
+		p = filepath.Join(p, fmt.Sprintf("d%d", i))
+		mk(t, p, "f1", "f2", "f3")
+	}
+	n["give"].Store(0)
+	want, _ := orderedWalk(t, []string{chain}, Options{Workers: 2, MaxDepth: -1}, false, nil)
+	got, _ := orderedWalk(t, []string{chain}, Options{Workers: 2, MaxDepth: -1}, true, nil)
+	diffLists(t, "chain", want, got)
+	if g := n["give"].Load(); g != 0 {
+		t.Errorf("%d subdirectories of a chain given away, want 0", g)
 	}
 }

@@ -55,17 +55,8 @@ import (
 // used, so a full window costs one wake-up per many directories. The walk
 // itself never waits on a full window: it reads what no one has claimed.
 //
-// Ordered visits (Options.Ordered). When the visits' only effect is
-// output, a directory's entries are visited by the goroutine that reads
-// it ahead, right after the sort, with the output captured in the
-// listing; the visit decides there whether to descend (Prune, MaxDepth,
-// XDev), so only the subdirectories to descend into are queued, and the
-// token holder no longer visits: it writes each listing's output up to
-// the place of the next subdirectory, walks that one, and so on. The
-// visits, stats included, are then shared by every goroutine instead of
-// made by one. Without it the listing holds the sorted records, packed,
-// for the token holder to visit: cheaper when the visits only print,
-// since the records are smaller than the output.
+// Options.Ordered (visits whose only effect is output) has the walk
+// made another way, by workers that each own subtrees: owned_linux.go.
 //
 // With one worker (-j1 -s) nothing is read ahead: each directory is read
 // when the walk enters it, after its visit, as in the serial walk.
@@ -128,13 +119,6 @@ type listing struct {
 	kidDirs bool
 	kids    []*snode // queued nodes of subdirectories, in the order of their records
 	err     error    // a getdents failure after the entries read
-	// Under Options.Ordered the entries were visited when the directory
-	// was read: out is their output, holes where the contents of the
-	// subdirectories to descend into go in it, and names the names of
-	// those that have no node in kids. recs is then empty.
-	out   []byte
-	holes []hole
-	names []byte
 	// loop is the ancestor the directory duplicates (a bind mount seen
 	// through its "." record), and changed says the directory was
 	// swapped since its parent was read: either way it is reported and
@@ -144,6 +128,9 @@ type listing struct {
 	size    int // bytes counted in the window
 	// closed says the directory was closed once read (closeRead).
 	closed bool
+	// lastDir is the position of the last record of type directory, or
+	// -1: where a walk may look for one to give away (owned.offer).
+	lastDir int
 }
 
 // bigSize returns the bytes of l.big.
@@ -167,16 +154,6 @@ func (l *listing) end() int {
 		return len(l.big.ents)
 	}
 	return len(l.recs)
-}
-
-// hole is a subdirectory of an ordered listing that the walk descends
-// into.
-type hole struct {
-	off  int   // where its contents' output goes in listing.out
-	kid  bool  // it has a node in kids (the next one); else the walk makes one of:
-	name int32 // its name, names[name:name+nlen]
-	nlen int32
-	c    child
 }
 
 // A packed record of listing.recs: the name's length (2 bytes, native
@@ -403,11 +380,11 @@ const (
 // spareOK says whether l is worth keeping for reuse (not grown for a huge
 // directory), and clears it for that.
 func spareOK(l *listing) bool {
-	if l.big != nil || cap(l.recs) > 8<<10 || cap(l.kids) > 512 || cap(l.out) > 16<<10 || cap(l.holes) > 512 || cap(l.names) > 4<<10 {
+	if l.big != nil || cap(l.recs) > 8<<10 || cap(l.kids) > 512 {
 		return false
 	}
 	clear(l.kids)
-	*l = listing{recs: l.recs[:0], kids: l.kids[:0], out: l.out[:0], holes: l.holes[:0], names: l.names[:0]}
+	*l = listing{recs: l.recs[:0], kids: l.kids[:0]}
 	return true
 }
 
@@ -416,10 +393,6 @@ type sorter struct {
 	w        *walk
 	roots    []string
 	prefetch bool // there are readers besides the walk: queue subdirectories
-	// ordered is Options.Ordered when in force: entries are visited as
-	// their directory is read (visitAhead), and the walk writes their
-	// output in order (visitOrdered).
-	ordered Ordered
 	// keepFDs is set once a visit needed the descriptor of a directory
 	// closed after its read: from then on none is (closeRead).
 	keepFDs atomic.Bool
@@ -428,11 +401,14 @@ type sorter struct {
 	ew       wstate // the Entry (Worker 0) and path buffer of every visit
 	frames   []frame
 	nextRoot int
-	rootOut  []byte     // a starting point's output (Options.Ordered)
+	own      *oworker   // the worker whose walk this is, under runOwned
 	espare   []*listing // listings the walk is done with, for sorter.free
 	eunref   []*snode   // nodes the walk is done with, for sorter.unrefLocked
 
-	mu    sync.Mutex
+	// mu guards the nodes and the window; under Options.Ordered it is
+	// shared by the workers' walks (owned.mu), whose nodes count each
+	// other's (a stolen directory is a frame of two walks).
+	mu    *sync.Mutex
 	work  sync.Cond // readers wait here: nothing to claim
 	stack []*snode  // queued nodes (and dead ones, skipped); the top is the end
 	ahead int       // nodes being read ahead or ready, not entered
@@ -440,11 +416,16 @@ type sorter struct {
 	// maxAhead bounds ahead; sleeping readers are woken when ahead is
 	// back to lowWater.
 	maxAhead, lowWater int
-	idle               int        // readers waiting on work
-	waitFor            *snode     // the node the parked walk waits for
-	done               bool       // the walk is over
-	free               []*listing // spare listings
-	freeNodes          []*snode   // nodes to reuse (snode)
+	idle               int    // readers waiting on work
+	waitFor            *snode // the node the parked walk waits for
+	done               bool   // the walk is over
+	*spares                   // guarded by mu
+}
+
+// spares are listings and nodes to reuse.
+type spares struct {
+	free      []*listing // spare listings
+	freeNodes []*snode   // nodes to reuse (snode)
 }
 
 // takeChunk returns a read buffer.
@@ -474,14 +455,18 @@ type frame struct {
 	parentFD int      // the parent's descriptor (pinned by its frame), or AT_FDCWD
 	lst      *listing // once entered
 	fd       int      // n's descriptor, pinned, once entered
-	pos      int      // where the next record of lst.recs to visit is (of lst.out to write, when ordered)
-	hole     int      // the next of lst.holes (ordered)
+	pos      int      // where the next record of lst.recs to visit is
 	nextKid  int      // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
 	lazy     bool  // n was closed after its read, and is opened if a visit needs it
 	unpinned bool  // the parent's pin was given up while n is walked
 	failed   error // n was read but could not be pinned again
+	// cutSeg, when set, says that the record at cut was given to
+	// another worker (owned.offer): the walk skips it and goes on in
+	// cutSeg, the segment of output that follows the other's.
+	cut    int
+	cutSeg *segment
 }
 
 const (
@@ -519,11 +504,12 @@ func runSorted(w *walk, roots []string, n int) {
 	// of -s -j2 on src (966 against 592 ms unsorted, 754 ms -j2; 9
 	// interleaved runs).
 	n = min(n, runtime.GOMAXPROCS(0))
-	r := &sorter{w: w, roots: roots, prefetch: n > 1}
-	if r.prefetch && !w.opt.PostOrder {
-		r.ordered = w.opt.Ordered
+	if n > 1 && !w.opt.PostOrder && w.opt.Ordered != nil {
+		runOwned(w, roots, n)
+		return
 	}
-	r.work.L = &r.mu
+	r := &sorter{w: w, roots: roots, prefetch: n > 1, mu: new(sync.Mutex), spares: new(spares)}
+	r.work.L = r.mu
 	r.maxAhead = min(sortMaxAhead, max(1, int(w.fds.limit)/4))
 	r.lowWater = r.maxAhead - max(1, r.maxAhead/4)
 	r.ew.init(w, 0)
@@ -613,7 +599,7 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 	}
 	n.state, n.lst, n.err = nodeReady, lst, err
 	if lst != nil {
-		lst.size = lst.bigSize() + cap(lst.recs) + cap(lst.out) + cap(lst.names) + int(unsafe.Sizeof(hole{}))*cap(lst.holes) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
+		lst.size = lst.bigSize() + cap(lst.recs) + int(unsafe.Sizeof(snode{}))*len(lst.kids)
 		r.bytes += lst.size
 		r.queueKidsLocked(n, lst, r.waitFor != n)
 	}
@@ -888,19 +874,12 @@ read:
 		raw.lcp = lcp
 	}
 	raw.sort(&k.tmp)
-	if r.ordered != nil {
-		r.visitAhead(k, n, lst, fd, nameBytes)
-		// Closed if the walk will open no subdirectory from it: its
-		// entries have been visited.
-		leaf = len(lst.holes) == 0
+	kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
+		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
+	if len(raw.chunks) > 1 {
+		r.keepBig(k, n, lst, kids)
 	} else {
-		kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
-			!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
-		if len(raw.chunks) > 1 {
-			r.keepBig(k, n, lst, kids)
-		} else {
-			r.pack(k, n, lst, nameBytes, dirs, kids)
-		}
+		r.pack(k, n, lst, nameBytes, dirs, kids)
 	}
 	k.recycleRaw()
 	if ahead && leaf && checked && lst.loop == nil && !lst.changed && !r.keepFDs.Load() {
@@ -928,6 +907,7 @@ func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes, dirs int, k
 	}
 	recs := lst.recs[:size]
 	pos := 0
+	lst.lastDir = -1
 	for i := range raw.ents {
 		e := &raw.ents[i]
 		rec := raw.rec(e)
@@ -939,6 +919,7 @@ func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes, dirs int, k
 		if e.typ == TypeDir {
 			copy(b[p:p+packedIno], rec[direntIno:direntIno+8])
 			p += packedIno
+			lst.lastDir = pos
 		}
 		// The name, with the NUL the kernel wrote after it.
 		copy(b[p:p+nlen+1], rec[direntName:int(direntName)+nlen+1])
@@ -960,6 +941,13 @@ func (r *sorter) keepBig(k *sreader, n *snode, lst *listing, kids bool) {
 	*big = k.raw
 	k.raw = rawList{}
 	lst.big, lst.kidDirs = big, kids
+	lst.lastDir = -1
+	for i := len(big.ents) - 1; i >= 0; i-- {
+		if big.ents[i].typ == TypeDir {
+			lst.lastDir = i
+			break
+		}
+	}
 	if !kids {
 		return
 	}
@@ -969,50 +957,6 @@ func (r *sorter) keepBig(k *sreader, n *snode, lst *listing, kids bool) {
 			lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
 		}
 	}
-}
-
-// visitAhead visits the sorted entries of k.raw, records of n open at
-// fd, capturing their output in lst.out (Options.Ordered), and records
-// where the subdirectories to descend into go: nodes for those whose
-// record says directory, to read ahead; the walk makes the others' (a
-// link followed under -L, a DT_UNKNOWN record).
-func (r *sorter) visitAhead(k *sreader, n *snode, lst *listing, fd, nameBytes int) {
-	w := r.w
-	raw := &k.raw
-	d := &n.d
-	s := &k.wstate
-	id := s.e.Worker
-	// The whole path: the directory the buffer held last may have been
-	// recycled since (only the walk's own path buffer is counted in the
-	// nodes' references).
-	s.pb.cur = nil
-	s.pb.setDir(d)
-	// Room for a -print of every entry, so that the output is not
-	// copied as it grows.
-	if size := len(raw.ents)*(d.childOff+2) + nameBytes; cap(lst.out) < size {
-		lst.out = make([]byte, 0, roundUp(size))
-	}
-	r.ordered.Hold(id, lst.out)
-	for i := range raw.ents {
-		if w.stop.Load() {
-			break
-		}
-		de := raw.dirent(&raw.ents[i])
-		descend, c := s.entry(d, fd, &de)
-		if !descend {
-			continue
-		}
-		h := hole{off: r.ordered.Held(id)}
-		if de.typ == TypeDir {
-			h.kid = true
-			lst.kids = append(lst.kids, k.newNode(d, de.name, c, nodeQueued))
-		} else {
-			h.name, h.nlen, h.c = int32(len(lst.names)), int32(len(de.name)), c
-			lst.names = append(lst.names, de.name...)
-		}
-		lst.holes = append(lst.holes, h)
-	}
-	lst.out = r.ordered.Release(id)
 }
 
 // recycleRaw gives the read buffers of k.raw back to k, but for the
@@ -1131,12 +1075,10 @@ func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode 
 
 // emit walks, holding the token, until the walk is parked or over.
 func (r *sorter) emit(k *sreader) {
-	if r.ordered != nil {
-		// Visits (of roots, of failures) are made as k's: other workers
-		// may be visiting ahead meanwhile.
-		r.ew.e.Worker = k.e.Worker
-	}
 	for {
+		if r.own != nil {
+			r.own.step()
+		}
 		if len(r.frames) == 0 {
 			if r.w.stop.Load() || r.nextRoot >= len(r.roots) {
 				r.mu.Lock()
@@ -1162,11 +1104,7 @@ func (r *sorter) emit(k *sreader) {
 			}
 			r.enter(f, lst, err)
 		case phaseVisit:
-			if r.ordered != nil {
-				r.visitOrdered(k, f)
-			} else {
-				r.visit(k, f)
-			}
+			r.visit(k, f)
 		case phaseFinish:
 			r.finish(f)
 		}
@@ -1194,7 +1132,7 @@ func (r *sorter) startRoot() {
 		// The serial walk's visitDir.
 		if n.d.depth >= opt.MinDepth {
 			s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
-			if r.callRoot() == Prune && !opt.PostOrder {
+			if s.call() == Prune && !opt.PostOrder {
 				descend = false
 			}
 		}
@@ -1203,20 +1141,6 @@ func (r *sorter) startRoot() {
 		}
 	}
 	r.frames = append(r.frames, frame{n: n, parentFD: unix.AT_FDCWD})
-}
-
-// callRoot visits a starting point, capturing its output to write it in
-// order under Options.Ordered.
-func (r *sorter) callRoot() Action {
-	if r.ordered == nil {
-		return r.ew.call()
-	}
-	id := r.ew.e.Worker
-	r.ordered.Hold(id, r.rootOut)
-	a := r.ew.call()
-	r.rootOut = r.ordered.Release(id)
-	r.ordered.Write(r.rootOut)
-	return a
 }
 
 // parent returns the frame below the top one, or nil.
@@ -1298,6 +1222,10 @@ func (r *sorter) visit(k *sreader, f *frame) {
 	d := &f.n.d
 	lst := f.lst
 	for end := lst.end(); f.pos < end && !w.stop.Load() && !d.lost; {
+		if f.cutSeg != nil && f.pos == f.cut {
+			r.own.passCut(f)
+			continue
+		}
 		var de dirent
 		var isKid bool
 		if lst.big == nil {
@@ -1314,6 +1242,9 @@ func (r *sorter) visit(k *sreader, f *frame) {
 		if !descend {
 			if kid != nil {
 				r.kill(kid)
+			}
+			if r.own != nil {
+				r.own.entry()
 			}
 			continue
 		}
@@ -1336,34 +1267,6 @@ func (r *sorter) pushNew(k *sreader, f *frame, name []byte, c child) {
 	f.n.refs++
 	r.mu.Unlock()
 	r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
-}
-
-// visitOrdered is visit under Options.Ordered: the entries were visited
-// when read ahead, and the walk writes their output, up to the next
-// subdirectory to descend into, whose frame it pushes.
-func (r *sorter) visitOrdered(k *sreader, f *frame) {
-	d := &f.n.d
-	lst := f.lst
-	if f.hole < len(lst.holes) && !r.w.stop.Load() && !d.lost {
-		h := &lst.holes[f.hole]
-		f.hole++
-		r.ordered.Write(lst.out[f.pos:h.off])
-		f.pos = h.off
-		if h.kid {
-			kid := lst.kids[f.nextKid]
-			f.nextKid++
-			r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
-		} else {
-			r.pushNew(k, f, lst.names[h.name:h.name+h.nlen], h.c)
-		}
-		return
-	}
-	if !r.w.stop.Load() {
-		// The rest, also when d was lost (its remaining subdirectories
-		// cannot be opened, but its entries were visited).
-		r.ordered.Write(lst.out[f.pos:])
-	}
-	f.phase = phaseFinish
 }
 
 // finish ends the top frame f: it reports a read error, gives up n, pins
@@ -1405,6 +1308,11 @@ func (r *sorter) finish(f *frame) {
 			return
 		}
 		parentFD, p.fd = pfd, pfd
+	}
+	if f.cutSeg != nil {
+		// Left before the record given away (a Stop, a lost
+		// descriptor): the output goes on after the thief's all the same.
+		r.own.switchTo(f)
 	}
 	post := true
 	if f.failed != nil {

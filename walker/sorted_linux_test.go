@@ -378,21 +378,27 @@ func TestSortedFewDescriptors(t *testing.T) {
 			t.Fatalf("reference: %d paths, want %d", want.N, entries)
 		}
 		for _, workers := range []int{1, 2, 4} {
-			var sum childSummary
-			out := runChildRaw(t, childArgs{
-				Roots:    []string{"."},
-				Opt:      Options{Workers: workers, MaxDepth: -1, PostOrder: post, Sort: true},
-				NoFile:   32,
-				Dir:      root,
-				SlowName: slowIf(workers > 1, "f"),
-				Summary:  true,
-			}, nil)
-			must(t, json.Unmarshal(out, &sum))
-			if len(sum.Errors) > 0 {
-				t.Fatalf("workers=%d post=%v: error entry: %v", workers, post, sum.Errors[0])
-			}
-			if sum.N != entries || sum.Ordered != want.Ordered {
-				t.Errorf("workers=%d post=%v: %d visits (want %d), same order: %v", workers, post, sum.N, entries, sum.Ordered == want.Ordered)
+			for _, ordered := range []bool{false, true} {
+				if ordered && (post || workers == 1) {
+					continue // Options.Ordered is ignored
+				}
+				var sum childSummary
+				out := runChildRaw(t, childArgs{
+					Roots:    []string{"."},
+					Opt:      Options{Workers: workers, MaxDepth: -1, PostOrder: post, Sort: true},
+					NoFile:   32,
+					Dir:      root,
+					SlowName: slowIf(workers > 1, "f"),
+					Summary:  true,
+					Ordered:  ordered,
+				}, nil)
+				must(t, json.Unmarshal(out, &sum))
+				if len(sum.Errors) > 0 {
+					t.Fatalf("workers=%d post=%v ordered=%v: error entry: %v", workers, post, ordered, sum.Errors[0])
+				}
+				if sum.N != entries || sum.Ordered != want.Ordered {
+					t.Errorf("workers=%d post=%v ordered=%v: %d visits (want %d), same order: %v", workers, post, ordered, sum.N, entries, sum.Ordered == want.Ordered)
+				}
 			}
 		}
 	}

@@ -50,6 +50,9 @@ type childArgs struct {
 	SlowName string
 	// Summary: print only a summary (for huge outputs), not every visit.
 	Summary bool
+	// Ordered (with Summary): the walk is given Options.Ordered, and the
+	// summary hashes the paths in the order of the captured output.
+	Ordered bool
 }
 
 // childSummary is what a child prints with Summary: the number of
@@ -109,9 +112,18 @@ func childMain() int {
 	var mu sync.Mutex
 	var errs []record
 	ph := newPathHash()
+	var o *testOrdered
+	if a.Ordered {
+		o = newTestOrdered(nil, max(1, a.Opt.Workers))
+		a.Opt.Ordered = o
+	}
 	err := Walk(a.Roots, a.Opt, func(e *Entry) Action {
 		if a.SlowName != "" && string(e.Name()) == a.SlowName {
 			time.Sleep(200 * time.Microsecond)
+		}
+		if o != nil && e.Err == nil {
+			o.output(e, string(e.Path)+"\x00")
+			return Continue
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -133,6 +145,11 @@ func childMain() int {
 		}
 		return Continue
 	})
+	if o != nil {
+		for p := range strings.SplitSeq(strings.TrimSuffix(string(o.out), "\x00"), "\x00") {
+			ph.add([]byte(p))
+		}
+	}
 	if a.Summary {
 		sum := ph.summary()
 		sum.Errors = errs

@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// TestSortedOrderedVisits: under -s, an expression that stats and only
-// prints has its visits made as directories are read ahead, on every
-// worker, and the output put back in order (walker.Options.Ordered).
-// The output must be byte for byte that of the same expression made to
-// visit in order (a -fprint to /dev/null rules the ordered visits out),
-// with the same messages and exit status.
+// TestSortedOrderedVisits: under -s, an expression that only prints has
+// its visits made out of order, each worker walking subtrees of its own,
+// and the output put back in order (walker.Options.Ordered). The output
+// must be byte for byte that of the same expression made to visit in
+// order (a -fprint to /dev/null rules the ordered visits out), with the
+// same messages and exit status.
 func TestSortedOrderedVisits(t *testing.T) {
 	if gnuMode() {
 		t.Skip("gfind's -s")
@@ -37,6 +37,8 @@ func TestSortedOrderedVisits(t *testing.T) {
 		}
 	}
 	for _, expr := range [][]string{
+		{"-true"},
+		{"-name", "*1*"},
 		{"-size", "-100M"},
 		{"-type", "f", "-size", "+1k"},
 		{"-name", "m0*", "-prune", "-o", "-size", "-1k"},

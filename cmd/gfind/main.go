@@ -109,13 +109,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
 			strings.Join(cmd.Expr.Args(), " "), opts.optLevel, strings.Join(expr.Args(), " "))
 	}
-	var ordered *orderedOut
-	if walk.Sort && workers > 1 && !walk.PostOrder && !sink.TTY() && cmd.OrderedVisits(expr) {
-		// -s whose visits stat and only print: they are made as
-		// directories are read ahead, on every worker, and the output
-		// is put back in order.
-		ordered = &orderedOut{states: states, out: sink.NewBuffer()}
-		walk.Ordered = ordered
+	if walk.Sort && workers > 1 && !walk.PostOrder && !sink.TTY() && cmd.OutputOnly() {
+		// -s whose visits only print: each worker walks subtrees of
+		// its own, and the output is put back in order.
+		walk.Ordered = &orderedOut{states: states, sink: sink}
 	}
 	err = walker.Walk(cmd.Roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if sink.Stopped() {
@@ -127,9 +124,6 @@ func run(args []string) int {
 		}
 		return states[e.Worker].Visit(expr, e)
 	}))
-	if ordered != nil {
-		ordered.out.Flush()
-	}
 	for _, s := range states {
 		s.Done()
 	}

@@ -49,9 +49,8 @@ type runStats struct {
 type workerStats struct {
 	e *walker.Entry // the Entry of the worker's last visit
 	// entries are all the Entries the worker visited through, for their
-	// stat counts: the sorted walk's ordered visits come through two, the
-	// one of the directory read ahead and the walk's own (starting
-	// points, failures), which serves the workers in turn.
+	// stat counts: under -s with output-only visits a worker has one per
+	// task it suspends for another (walker's owned walk).
 	entries     []*walker.Entry
 	dirs, files int64
 	_           [16]byte

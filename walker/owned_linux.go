@@ -1,0 +1,624 @@
+package walker
+
+import (
+	"encoding/binary"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The sorted walk when the visits' only effect is output
+// (Options.Ordered): subtrees owned by workers.
+//
+// Each worker walks its own part of the tree as the one-worker sorted
+// walk does (-j1 -s: a directory is read, sorted and visited in one go,
+// and closed when its subtree is done), and writes what it prints either
+// straight to the output, when its part is the next to be written, or to
+// memory, in 64 KiB chunks, to be written in order later:
+//
+//	output:   [segment 0] -> [segment 1] -> [segment 2] -> ...
+//	          head: written as printed     captured, in order
+//
+// A worker with nothing to do asks for work (owned.want); a busy worker
+// gives away, at its next directory, the first subdirectory ahead in its
+// shallowest directory that has one (offer): the thief walks that
+// subdirectory in a new segment, and the victim skips it and goes on in
+// another new segment, both inserted after the victim's current one. So
+// the pieces given away are big (the shallowest first) and few, and each
+// directory's read, visit and close stay close in time on one core.
+//
+// Why not the read-ahead of sorted_linux.go: there, a directory is read
+// by one goroutine and visited or closed by another, about 40
+// directories later; on 2 cores that cost 20-25% over the unsorted walk
+// on a 1,000,000-entry tree, and this 13-17%. Two halves of that tree
+// walked by two -j1 -s processes at once cost 5-7%; most of the rest is
+// the captured output (about half of it is captured: fresh memory costs
+// ~19µs a page on the development VM, so chunks are recycled and the
+// captured output is bounded) and the sort.
+//
+// Memory: a worker whose segment has captured ownedMaxHeld bytes nests:
+// it suspends its walk and walks, meanwhile, subdirectories given by the
+// head's worker, which come before its segment, until its segment is the
+// head (nest). The head's worker never waits, so the walk always
+// advances; past ownedMaxNest levels a worker just waits.
+
+// segment is a stretch of the output, made by one worker.
+type segment struct {
+	next   *segment // guarded by owned.mu
+	chunks [][]byte // captured output: the owner's until done, then owned.mu's
+	held   int      // bytes in chunks
+	done   bool     // the owner has finished it (owned.mu)
+	// head says that every segment before it has been written: its
+	// owner writes its output directly.
+	head atomic.Bool
+}
+
+// Owned-walk limits; variables for tests.
+var (
+	ownedChunk = 64 << 10 // captured output is kept in chunks of this
+	// ownedMaxHeld bounds the output a segment captures before its
+	// worker nests. 1-4 MiB measured alike on a 1,000,000-entry tree
+	// (-s at 1.14-1.15x the unsorted walk), 32 MiB 1.17x: the chunks'
+	// first use is what costs.
+	ownedMaxHeld = 2 << 20
+)
+
+const (
+	ownedSlack = 16 << 10 // room past ownedChunk in a chunk
+	// ownedBackoff is how many steps a worker that had nothing to give
+	// waits before it looks again: with 64 the workers waited 10 times
+	// as long for work (360 against 20 ms in all, on 1,000,000 entries).
+	ownedBackoff = 8
+	// ownedMaxNest bounds the tasks a worker suspends (nest).
+	ownedMaxNest = 16
+	// ownedSpin is how long a worker waiting for work spins before it
+	// sleeps.
+	ownedSpin = 2 * time.Millisecond
+)
+
+// hookOwned, when set (by tests), is told of each subdirectory given
+// away ("give") and each nested task ("nest").
+var hookOwned func(event string)
+
+// owned is the state shared by the workers of an owned walk.
+type owned struct {
+	w   *walk
+	out Ordered
+	// mu is also every worker's sorter.mu: a directory given away is a
+	// frame of two walks, whose node counts they share.
+	mu      sync.Mutex
+	cond    sync.Cond
+	head    *segment // the first segment not written
+	writing bool     // a worker is writing finished segments
+	want    atomic.Bool
+	waiting []*oworker // workers waiting for a task
+	busy    int        // workers with a task (or one handed over)
+	done    bool
+	over    atomic.Bool // done
+	chunks  [][]byte    // spare chunks
+	spares              // every walk's, as mu is
+}
+
+// oworker is one worker of an owned walk.
+type oworker struct {
+	o       *owned
+	id      int
+	r       *sorter     // its walk: frames, Entry, path buffer, spare nodes
+	k       *sreader    // its read scratch space
+	seg     *segment    // the segment its output goes to
+	holding bool        // its output is captured (seg is not the head)
+	task    *task       // handed over by a victim (o.mu)
+	queued  bool        // in o.waiting
+	nested  bool        // waiting in nest, not in nextTask
+	handed  atomic.Bool // task is set
+	levels  []*sorter   // the walks of nested tasks (nest)
+	steps   uint32
+	backoff int
+	spare   [][]byte
+}
+
+// task is a subdirectory given away: a frame of the victim's directory
+// holding only the subdirectory's record, and its segment.
+type task struct {
+	f   frame
+	seg *segment
+}
+
+// runOwned walks roots in sorted order with n workers owning subtrees.
+func runOwned(w *walk, roots []string, n int) {
+	o := &owned{w: w, out: w.opt.Ordered, busy: n}
+	o.cond.L = &o.mu
+	o.head = &segment{}
+	o.head.head.Store(true)
+	ws := make([]*oworker, n)
+	for i := range ws {
+		x := &oworker{o: o, id: i, k: newSReader(w, i)}
+		x.r = newOwnedSorter(o, i, x)
+		ws[i] = x
+	}
+	ws[0].r.roots = roots
+	var wg sync.WaitGroup
+	for _, x := range ws[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x.run(nil)
+		}()
+	}
+	ws[0].run(o.head)
+	wg.Wait()
+}
+
+// newOwnedSorter returns a one-goroutine sorted walk for worker id.
+func newOwnedSorter(o *owned, id int, x *oworker) *sorter {
+	r := &sorter{w: o.w, mu: &o.mu, own: x, spares: &o.spares}
+	r.work.L = &o.mu
+	r.maxAhead = 1
+	r.ew.init(o.w, id)
+	r.ew.e.lazy = r
+	return r
+}
+
+// run is one worker: the starting points for the first (seg is set),
+// then the tasks it is given until the walk is over.
+func (x *oworker) run(seg *segment) {
+	if seg != nil {
+		x.begin(seg)
+		x.r.emit(x.k)
+		x.end()
+	}
+	for {
+		t := x.o.nextTask(x)
+		if t == nil {
+			return
+		}
+		x.walk(t)
+	}
+}
+
+// walk walks t with x.r, in t's segment.
+func (x *oworker) walk(t *task) {
+	r := x.r
+	r.frames = append(r.frames[:0], t.f)
+	r.ew.pb.cur = nil
+	r.ew.pb.setDir(&t.f.n.d)
+	x.begin(t.seg)
+	r.emit(x.k)
+	x.end()
+}
+
+// nextTask waits for a task; nil means the walk is over.
+func (o *owned) nextTask(x *oworker) *task {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.busy--
+	x.nested = false
+	for {
+		if t := x.task; t != nil {
+			x.task = nil
+			x.handed.Store(false)
+			return t
+		}
+		if o.busy == 0 || o.done {
+			o.done = true
+			o.over.Store(true)
+			o.want.Store(false)
+			o.cond.Broadcast()
+			return nil
+		}
+		if !x.queued {
+			x.queued = true
+			o.waiting = append(o.waiting, x)
+			o.want.Store(true)
+		}
+		o.sleep(x, nil)
+	}
+}
+
+// sleep waits, o.mu held, for a task for x, for seg to be the head (if
+// not nil), or for the walk to be over. It spins a while first: a
+// goroutine woken from a futex took ~100µs to run again on the
+// development VM (-s went from 1.18x to 1.14x the unsorted walk's time),
+// and its core is idle anyway (no more workers than Ps).
+func (o *owned) sleep(x *oworker, seg *segment) {
+	ready := func() bool {
+		return x.handed.Load() || seg != nil && seg.head.Load() || o.over.Load()
+	}
+	o.mu.Unlock()
+	start := time.Now()
+	for i := 1; !ready(); i++ {
+		if i%64 == 0 && time.Since(start) > ownedSpin {
+			break
+		}
+		runtime.Gosched()
+	}
+	o.mu.Lock()
+	if !ready() {
+		o.cond.Wait()
+	}
+}
+
+// begin starts x's output in seg.
+func (x *oworker) begin(seg *segment) {
+	x.seg = seg
+	if !seg.head.Load() {
+		x.o.out.Hold(x.id, x.takeChunk())
+		x.holding = true
+	}
+}
+
+// end finishes x's segment, and writes it and those after it that are
+// finished if it is the head.
+func (x *oworker) end() {
+	o := x.o
+	s := x.seg
+	if x.holding {
+		if s.head.Load() {
+			x.writeHeld()
+		} else {
+			x.keep(o.out.Release(x.id))
+			x.holding = false
+		}
+	}
+	if !x.holding {
+		o.out.Flush(x.id)
+	}
+	o.mu.Lock()
+	s.done = true
+	o.advanceLocked()
+	o.mu.Unlock()
+	x.seg = nil
+}
+
+// keep adds c to the captured output of x's segment.
+func (x *oworker) keep(c []byte) {
+	if len(c) == 0 {
+		x.putChunk(c)
+		return
+	}
+	x.seg.chunks = append(x.seg.chunks, c)
+	x.seg.held += len(c)
+}
+
+// advanceLocked writes the finished segments from the head on, and
+// makes the first unfinished one the head. o.mu is held, and let go
+// while writing: one worker writes at a time.
+func (o *owned) advanceLocked() {
+	if o.writing {
+		return // the writer will get to it
+	}
+	o.writing = true
+	for o.head != nil && o.head.done {
+		h := o.head
+		chunks := h.chunks
+		h.chunks = nil
+		if len(chunks) > 0 {
+			o.mu.Unlock()
+			for _, c := range chunks {
+				if !o.w.stop.Load() {
+					o.out.Write(c)
+				}
+			}
+			o.mu.Lock()
+			for _, c := range chunks {
+				if cap(c) <= 2*ownedChunk {
+					o.chunks = append(o.chunks, c[:0])
+				}
+			}
+		}
+		o.head = h.next
+	}
+	o.writing = false
+	if o.head != nil {
+		o.head.head.Store(true)
+	}
+	o.cond.Broadcast() // workers waiting for their segment to be the head
+}
+
+// writeHeld, once x's segment is the head, writes what x captured, and
+// x's output goes straight out from then on.
+func (x *oworker) writeHeld() {
+	x.keep(x.o.out.Release(x.id))
+	x.holding = false
+	x.writeChunks()
+}
+
+// writeChunks writes the captured output of x's segment, the head.
+func (x *oworker) writeChunks() {
+	s := x.seg
+	for i, b := range s.chunks {
+		if !x.o.w.stop.Load() {
+			// (After a Stop, made ahead or by the head's worker,
+			// only what was written stays: a prefix of the output.)
+			x.o.out.Write(b)
+		}
+		x.putChunk(b)
+		s.chunks[i] = nil
+	}
+	s.chunks, s.held = s.chunks[:0], 0
+}
+
+// takeChunk returns an empty chunk for captured output.
+func (x *oworker) takeChunk() []byte {
+	if c, ok := popLast(&x.spare); ok {
+		return c
+	}
+	o := x.o
+	o.mu.Lock()
+	c, ok := popLast(&o.chunks)
+	o.mu.Unlock()
+	if ok {
+		return c
+	}
+	return make([]byte, 0, ownedChunk+ownedSlack)
+}
+
+// putChunk keeps c for reuse: fresh memory cost more than the copy into
+// it (page faults).
+func (x *oworker) putChunk(c []byte) {
+	if cap(c) > 2*ownedChunk {
+		return
+	}
+	if len(x.spare) < 4 {
+		x.spare = append(x.spare, c[:0])
+		return
+	}
+	o := x.o
+	o.mu.Lock()
+	o.chunks = append(o.chunks, c[:0])
+	o.mu.Unlock()
+}
+
+// entry is called by x's walk after each visit that does not descend:
+// every 16 it steps. (16 visits print less than ownedSlack, as a rule:
+// a chunk that overflows is copied.)
+func (x *oworker) entry() {
+	if x.steps++; x.steps%16 == 0 {
+		x.step()
+	}
+}
+
+// step is called by x's walk between directories, and every 16
+// entries: it moves captured output to a chunk, or out once x's segment
+// is the head, and gives work away if asked.
+func (x *oworker) step() {
+	if x.holding {
+		o := x.o
+		if x.seg.head.Load() {
+			x.writeHeld()
+		} else if o.out.Held(x.id) >= ownedChunk {
+			x.keep(o.out.Release(x.id))
+			x.holding = false
+			if x.seg.held >= ownedMaxHeld {
+				x.nest()
+			}
+			if x.seg.head.Load() {
+				x.writeChunks()
+			} else {
+				o.out.Hold(x.id, x.takeChunk())
+				x.holding = true
+			}
+		}
+	}
+	if x.o.want.Load() {
+		x.offer()
+	}
+}
+
+// nest, when x has captured as much output as it may, walks tasks that
+// come before x's segment (given by the head's worker) until x's
+// segment is the head; x's walk is suspended meanwhile. Past
+// ownedMaxNest levels it just waits.
+func (x *oworker) nest() {
+	if len(x.levels) >= ownedMaxNest {
+		x.wait()
+		return
+	}
+	o := x.o
+	seg, r := x.seg, x.r
+	for {
+		t := o.nestedTask(x, seg)
+		if t == nil {
+			return
+		}
+		if hookOwned != nil {
+			hookOwned("nest")
+		}
+		depth := len(x.levels)
+		if depth == cap(x.levels) || x.levels[:depth+1][depth] == nil {
+			x.levels = append(x.levels, newOwnedSorter(o, x.id, x))
+		} else {
+			x.levels = x.levels[:depth+1]
+		}
+		x.r = x.levels[depth]
+		x.walk(t)
+		x.levels = x.levels[:depth]
+		x.r, x.seg = r, seg
+	}
+}
+
+// nestedTask waits for a task for x, whose segment seg is not the head
+// and has captured all it may: one that comes before seg, or nil once
+// seg is the head.
+func (o *owned) nestedTask(x *oworker, seg *segment) *task {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for {
+		if t := x.task; t != nil {
+			x.task = nil
+			x.handed.Store(false)
+			return t
+		}
+		if seg.head.Load() {
+			if x.queued {
+				i := slices.Index(o.waiting, x)
+				o.waiting = slices.Delete(o.waiting, i, i+1)
+				x.queued = false
+				if len(o.waiting) == 0 {
+					o.want.Store(false)
+				}
+			}
+			return nil
+		}
+		if !x.queued {
+			x.queued, x.nested = true, true
+			o.waiting = append(o.waiting, x)
+			o.want.Store(true)
+		}
+		o.sleep(x, seg)
+	}
+}
+
+// wait waits until x's segment is the head: x has captured as much
+// output as it may.
+func (x *oworker) wait() {
+	o := x.o
+	o.mu.Lock()
+	for !x.seg.head.Load() {
+		o.cond.Wait()
+	}
+	o.mu.Unlock()
+}
+
+// passCut, at the record of f given away, skips it and goes on in the
+// segment that follows the thief's.
+func (x *oworker) passCut(f *frame) {
+	if f.lst.big == nil {
+		_, _, f.pos = packed(f.lst.recs, f.pos)
+	} else {
+		f.pos++
+	}
+	x.switchTo(f)
+}
+
+// switchTo ends x's segment and goes on in f's cutSeg.
+func (x *oworker) switchTo(f *frame) {
+	next := f.cutSeg
+	f.cutSeg = nil
+	x.end()
+	x.begin(next)
+}
+
+// offer gives a worker waiting for work the first subdirectory ahead in
+// x's shallowest directory that has one and has not given one away (the
+// second in x's current directory). The thief's frame shares x's node and
+// descriptor (share); x skips the record when it gets there (passCut).
+func (x *oworker) offer() {
+	if x.backoff > 0 {
+		x.backoff--
+		return
+	}
+	o := x.o
+	r := x.r
+	if r.w.stop.Load() {
+		return
+	}
+	for i := range r.frames {
+		f := &r.frames[i]
+		lst := f.lst
+		if f.phase != phaseVisit || f.cutSeg != nil || lst == nil || lst.lastDir < f.pos || f.lazy || f.n.d.lost {
+			continue
+		}
+		q, rec, next := nextDirRec(lst, f.pos)
+		if q >= 0 && i == len(r.frames)-1 {
+			// The top frame's first subdirectory ahead is x's own next
+			// work: giving it away would leave x a few files to visit,
+			// and in a chain of single subdirectories the walk would
+			// change hands at every level. The second may go.
+			q, rec, _ = nextDirRec(lst, next)
+		}
+		if q < 0 {
+			continue
+		}
+		o.mu.Lock()
+		if len(o.waiting) == 0 {
+			o.want.Store(false)
+			o.mu.Unlock()
+			return
+		}
+		// A worker waiting with its own segment suspended needs a task
+		// that comes before it: the head's worker's.
+		i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested || x.seg.head.Load() })
+		if i < 0 {
+			o.mu.Unlock()
+			break
+		}
+		fd, err := r.w.share(&f.n.d)
+		if err != nil {
+			o.mu.Unlock()
+			continue
+		}
+		if hookOwned != nil {
+			hookOwned("give")
+		}
+		y := o.waiting[i]
+		o.waiting = slices.Delete(o.waiting, i, i+1)
+		y.queued = false
+		if len(o.waiting) == 0 {
+			o.want.Store(false)
+		}
+		if !y.nested {
+			o.busy++
+		}
+		f.n.refs++ // the thief's frame
+		tl, ok := popLast(&r.free)
+		if !ok {
+			tl = new(listing)
+		}
+		tl.recs = append(tl.recs[:0], rec...)
+		tl.lastDir = 0
+		seg, cont := &segment{}, &segment{}
+		seg.next, cont.next, x.seg.next = cont, x.seg.next, seg
+		f.cut, f.cutSeg = q, cont
+		y.handed.Store(true)
+		y.task = &task{seg: seg, f: frame{n: f.n, parentFD: -1, lst: tl, fd: fd, opened: true, phase: phaseVisit}}
+		o.cond.Broadcast()
+		o.mu.Unlock()
+		return
+	}
+	x.backoff = ownedBackoff
+}
+
+// nextDirRec returns the position of the first record of type directory
+// in lst at or after pos, it packed, and the position after it; or -1.
+func nextDirRec(lst *listing, pos int) (q int, rec []byte, next int) {
+	if lst.big != nil {
+		for i := pos; i <= lst.lastDir; i++ {
+			if e := &lst.big.ents[i]; e.typ == TypeDir {
+				de := lst.big.dirent(e)
+				rec := make([]byte, packedHead+packedIno, packedHead+packedIno+len(de.name)+1)
+				binary.NativeEndian.PutUint16(rec, uint16(len(de.name)))
+				rec[2] = byte(TypeDir)
+				binary.NativeEndian.PutUint64(rec[packedHead:], de.ino)
+				return i, append(append(rec, de.name...), 0), i + 1
+			}
+		}
+		return -1, nil, 0
+	}
+	for p := pos; p <= lst.lastDir; {
+		de, _, next := packed(lst.recs, p)
+		if de.typ == TypeDir {
+			return p, lst.recs[p:next], next
+		}
+		p = next
+	}
+	return -1, nil, 0
+}
+
+// share pins d for another frame: one more pin and one more want, as a
+// frame entered has.
+func (w *walk) share(d *dir) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fd < 0 {
+		if err := w.reopen(d); err != nil {
+			return -1, err
+		}
+	}
+	d.pins++
+	d.want++
+	d.lastUse = w.fds.tick.Add(1)
+	return d.fd, nil
+}
