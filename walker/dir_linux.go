@@ -190,7 +190,10 @@ var errChanged = errors.New("directory changed during the walk")
 
 // pin returns d's descriptor, reopening it if it was evicted, and keeps
 // it open until unpin.
-func (w *walk) pin(d *dir) (int, error) {
+func (w *walk) pin(d *dir) (int, error) { return w.pinWant(d, 0) }
+
+// pinWant is pin, adding want wants.
+func (w *walk) pinWant(d *dir, want int32) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.fd < 0 {
@@ -199,6 +202,7 @@ func (w *walk) pin(d *dir) (int, error) {
 		}
 	}
 	d.pins++
+	d.want += want
 	d.lastUse = w.fds.tick.Add(1)
 	return d.fd, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -251,7 +252,7 @@ func TestSortedOrderedRecycled(t *testing.T) {
 // countOwned counts the owned walk's events (hookOwned) until the test
 // ends.
 func countOwned(t *testing.T) map[string]*atomic.Int64 {
-	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "nest": new(atomic.Int64)}
+	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "nest": new(atomic.Int64), "wait": new(atomic.Int64)}
 	hookOwned = func(event string) { n[event].Add(1) }
 	t.Cleanup(func() { hookOwned = nil })
 	return n
@@ -280,22 +281,27 @@ func ownedTree(t *testing.T) string {
 func TestOwnedNest(t *testing.T) {
 	root := ownedTree(t)
 	want, _ := orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, false, nil)
-	chunk, held := ownedChunk, ownedMaxHeld
-	t.Cleanup(func() { ownedChunk, ownedMaxHeld = chunk, held })
+	chunk, held, nest := ownedChunk, ownedMaxHeld, ownedMaxNest
+	t.Cleanup(func() { ownedChunk, ownedMaxHeld, ownedMaxNest = chunk, held, nest })
 	ownedChunk, ownedMaxHeld = 256, 1024
+	// The sorted walk runs no more goroutines than Ps: let there be 8.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	n := countOwned(t)
-	for _, workers := range []int{2, 3, 8} {
-		for round := range 3 {
-			defer checkNoLeak(t)()
-			got, errs := orderedWalk(t, []string{root}, Options{Workers: workers, MaxDepth: -1}, true, nil)
-			diffLists(t, fmt.Sprintf("workers=%d round=%d", workers, round), want, got)
-			if len(errs) > 0 {
-				t.Errorf("errors: %q", errs)
+	for _, maxNest := range []int{16, 1} {
+		ownedMaxNest = maxNest
+		for _, workers := range []int{2, 3, 8} {
+			for round := range 3 {
+				defer checkNoLeak(t)()
+				got, errs := orderedWalk(t, []string{root}, Options{Workers: workers, MaxDepth: -1}, true, nil)
+				diffLists(t, fmt.Sprintf("maxNest=%d workers=%d round=%d", maxNest, workers, round), want, got)
+				if len(errs) > 0 {
+					t.Errorf("errors: %q", errs)
+				}
 			}
 		}
 	}
-	if n["give"].Load() == 0 || n["nest"].Load() == 0 {
-		t.Errorf("%d subdirectories given away, %d nested tasks: the test does not test nesting", n["give"].Load(), n["nest"].Load())
+	if n["give"].Load() == 0 || n["nest"].Load() == 0 || n["wait"].Load() == 0 {
+		t.Errorf("%d subdirectories given away, %d nested tasks, %d waits: the test does not test nesting", n["give"].Load(), n["nest"].Load(), n["wait"].Load())
 	}
 }
 

@@ -63,6 +63,8 @@ var (
 	// (-s at 1.14-1.15x the unsorted walk), 32 MiB 1.17x: the chunks'
 	// first use is what costs.
 	ownedMaxHeld = 2 << 20
+	// ownedMaxNest bounds the tasks a worker suspends (nest).
+	ownedMaxNest = 16
 )
 
 const (
@@ -71,15 +73,14 @@ const (
 	// waits before it looks again: with 64 the workers waited 10 times
 	// as long for work (360 against 20 ms in all, on 1,000,000 entries).
 	ownedBackoff = 8
-	// ownedMaxNest bounds the tasks a worker suspends (nest).
-	ownedMaxNest = 16
 	// ownedSpin is how long a worker waiting for work spins before it
 	// sleeps.
 	ownedSpin = 2 * time.Millisecond
 )
 
 // hookOwned, when set (by tests), is told of each subdirectory given
-// away ("give") and each nested task ("nest").
+// away ("give"), each nested task ("nest"), and each wait past
+// ownedMaxNest ("wait").
 var hookOwned func(event string)
 
 // owned is the state shared by the workers of an owned walk.
@@ -413,6 +414,9 @@ func (x *oworker) step() {
 // ownedMaxNest levels it just waits.
 func (x *oworker) nest() {
 	if len(x.levels) >= ownedMaxNest {
+		if hookOwned != nil {
+			hookOwned("wait")
+		}
 		x.wait()
 		return
 	}
@@ -504,7 +508,7 @@ func (x *oworker) switchTo(f *frame) {
 // offer gives a worker waiting for work the first subdirectory ahead in
 // x's shallowest directory that has one and has not given one away (the
 // second in x's current directory). The thief's frame shares x's node and
-// descriptor (share); x skips the record when it gets there (passCut).
+// descriptor (pinWant); x skips the record when it gets there (passCut).
 func (x *oworker) offer() {
 	if x.backoff > 0 {
 		x.backoff--
@@ -545,7 +549,7 @@ func (x *oworker) offer() {
 			o.mu.Unlock()
 			break
 		}
-		fd, err := r.w.share(&f.n.d)
+		fd, err := r.w.pinWant(&f.n.d, 1) // as a frame entered holds it
 		if err != nil {
 			o.mu.Unlock()
 			continue
@@ -605,20 +609,4 @@ func nextDirRec(lst *listing, pos int) (q int, rec []byte, next int) {
 		p = next
 	}
 	return -1, nil, 0
-}
-
-// share pins d for another frame: one more pin and one more want, as a
-// frame entered has.
-func (w *walk) share(d *dir) (int, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.fd < 0 {
-		if err := w.reopen(d); err != nil {
-			return -1, err
-		}
-	}
-	d.pins++
-	d.want++
-	d.lastUse = w.fds.tick.Add(1)
-	return d.fd, nil
 }
