@@ -32,7 +32,7 @@ import (
 // Why not the read-ahead of sorted_linux.go: there, a directory is read
 // by one goroutine and visited or closed by another, about 40
 // directories later; on 2 cores that cost 20-25% over the unsorted walk
-// on a 1,000,000-entry tree, and this 13-17%. Two halves of that tree
+// on a 1,000,000-entry tree, and this 14-15%. Two halves of that tree
 // walked by two -j1 -s processes at once cost 5-7%; most of the rest is
 // the captured output (about half of it is captured: fresh memory costs
 // ~19µs a page on the development VM, so chunks are recycled and the
