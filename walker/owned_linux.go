@@ -99,10 +99,9 @@ type owned struct {
 	head    *segment // the first segment not written
 	writing bool     // a worker is writing finished segments
 	want    atomic.Bool
-	waiting []*oworker // workers waiting for a task
-	busy    int        // workers with a task (or one handed over)
-	done    bool
-	over    atomic.Bool // done
+	waiting []*oworker  // workers waiting for a task
+	busy    int         // workers with a task (or one handed over)
+	over    atomic.Bool // the walk is over
 	chunks  [][]byte    // spare chunks
 	spares              // every walk's, as mu is
 }
@@ -111,15 +110,14 @@ type owned struct {
 type oworker struct {
 	o       *owned
 	id      int
-	r       *sorter     // its walk: frames, Entry, path buffer, spare nodes
-	k       *sreader    // its read scratch space
-	seg     *segment    // the segment its output goes to
-	holding bool        // its output is captured (seg is not the head)
-	task    *task       // handed over by a victim (o.mu)
-	queued  bool        // in o.waiting
-	nested  bool        // waiting in nest, not in nextTask
-	handed  atomic.Bool // task is set
-	levels  []*sorter   // the walks of nested tasks (nest)
+	r       *sorter              // its walk: frames, Entry, path buffer, spare nodes
+	k       *sreader             // its read scratch space
+	seg     *segment             // the segment its output goes to
+	holding bool                 // its output is captured (seg is not the head)
+	task    atomic.Pointer[task] // handed over by a victim
+	queued  bool                 // in o.waiting
+	nested  bool                 // waiting in nest, not in nextTask
+	levels  []*sorter            // the walks of nested tasks (nest)
 	steps   uint32
 	backoff int // steps before offer looks again
 	misses  int // offer's looks in a row that found nothing
@@ -162,7 +160,6 @@ func runOwned(w *walk, roots []string, n int) {
 func newOwnedSorter(o *owned, id int, x *oworker) *sorter {
 	r := &sorter{w: o.w, mu: &o.mu, own: x, spares: &o.spares}
 	r.work.L = &o.mu
-	r.maxAhead = 1
 	r.ew.init(o.w, id)
 	r.ew.e.lazy = r
 	return r
@@ -203,13 +200,10 @@ func (o *owned) nextTask(x *oworker) *task {
 	o.busy--
 	x.nested = false
 	for {
-		if t := x.task; t != nil {
-			x.task = nil
-			x.handed.Store(false)
+		if t := x.task.Swap(nil); t != nil {
 			return t
 		}
-		if o.busy == 0 || o.done {
-			o.done = true
+		if o.busy == 0 || o.over.Load() {
 			o.over.Store(true)
 			o.want.Store(false)
 			o.cond.Broadcast()
@@ -235,7 +229,7 @@ func (o *owned) nextTask(x *oworker) *task {
 // Gosched, 1.16x-1.30x on sched_yield, 1.19x-1.23x not spinning).
 func (o *owned) sleep(x *oworker, seg *segment) {
 	ready := func() bool {
-		return x.handed.Load() || seg != nil && seg.head.Load() || o.over.Load()
+		return x.task.Load() != nil || seg != nil && seg.head.Load() || o.over.Load()
 	}
 	o.mu.Unlock()
 	start := time.Now()
@@ -273,9 +267,7 @@ func (x *oworker) end() {
 			x.holding = false
 		}
 	}
-	if !x.holding {
-		o.out.Flush(x.id)
-	}
+	o.out.Flush(x.id) // what x printed as the head
 	o.mu.Lock()
 	s.done = true
 	o.advanceLocked()
@@ -314,9 +306,7 @@ func (o *owned) advanceLocked() {
 			}
 			o.mu.Lock()
 			for _, c := range chunks {
-				if cap(c) <= 2*ownedChunk {
-					o.chunks = append(o.chunks, c[:0])
-				}
+				o.keepChunkLocked(c)
 			}
 		}
 		o.head = h.next
@@ -369,17 +359,22 @@ func (x *oworker) takeChunk() []byte {
 // putChunk keeps c for reuse: fresh memory cost more than the copy into
 // it (page faults).
 func (x *oworker) putChunk(c []byte) {
-	if cap(c) > 2*ownedChunk {
-		return
-	}
-	if len(x.spare) < 4 {
+	if len(x.spare) < 4 && cap(c) <= 2*ownedChunk {
 		x.spare = append(x.spare, c[:0])
 		return
 	}
 	o := x.o
 	o.mu.Lock()
-	o.chunks = append(o.chunks, c[:0])
+	o.keepChunkLocked(c)
 	o.mu.Unlock()
+}
+
+// keepChunkLocked keeps c in the shared spares, unless it grew past
+// twice a chunk (a huge record). o.mu is held.
+func (o *owned) keepChunkLocked(c []byte) {
+	if cap(c) <= 2*ownedChunk {
+		o.chunks = append(o.chunks, c[:0])
+	}
 }
 
 // entry is called by x's walk after each visit that does not descend:
@@ -460,9 +455,7 @@ func (o *owned) nestedTask(x *oworker, seg *segment) *task {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for {
-		if t := x.task; t != nil {
-			x.task = nil
-			x.handed.Store(false)
+		if t := x.task.Swap(nil); t != nil {
 			return t
 		}
 		if seg.head.Load() {
@@ -586,8 +579,7 @@ func (x *oworker) offer() {
 		seg, cont := &segment{}, &segment{}
 		seg.next, cont.next, x.seg.next = cont, x.seg.next, seg
 		f.cut, f.cutSeg = q, cont
-		y.handed.Store(true)
-		y.task = &task{seg: seg, f: frame{n: f.n, parentFD: -1, lst: tl, fd: fd, opened: true, phase: phaseVisit}}
+		y.task.Store(&task{seg: seg, f: frame{n: f.n, parentFD: -1, lst: tl, fd: fd, opened: true, phase: phaseVisit}})
 		o.cond.Broadcast()
 		o.mu.Unlock()
 		x.misses = 0

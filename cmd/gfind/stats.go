@@ -115,15 +115,11 @@ func (st *runStats) report(diag *output.Diag, states []*predicate.State) {
 		return
 	}
 	var dirs, files, matches, stats int64
-	var seen []*walker.Entry // the sorted walk's own Entry serves whichever worker holds the walk
 	for _, w := range st.workers {
 		dirs += w.dirs
 		files += w.files
-		for _, e := range w.entries {
-			if !slices.Contains(seen, e) {
-				seen = append(seen, e)
-				stats += e.StatCalls()
-			}
+		for _, e := range w.entries { // an Entry visits for one worker only
+			stats += e.StatCalls()
 		}
 	}
 	for _, s := range states {
