@@ -1,0 +1,73 @@
+package testtool
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+)
+
+// CI reports whether the tests run under CI, where every outside program
+// must be present.
+func CI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "0" && v != "false"
+}
+
+// Missing ends t because what names cannot be had: a skip off CI, a failure
+// under CI. pkg is the Debian package that provides it.
+func Missing(t testing.TB, what, pkg string, err error) {
+	t.Helper()
+	if CI() {
+		t.Fatalf("%s is missing under CI (.ci/run installs Debian package %s): %v", what, pkg, err)
+	}
+	t.Skipf("%s is missing: install Debian package %s to run this test (%v)", what, pkg, err)
+}
+
+// Need returns the path of program prog, looked up in PATH (or taken as
+// is when it holds a slash), or ends t through Missing. pkg is the Debian
+// package that provides prog.
+func Need(t testing.TB, prog, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		Missing(t, prog, pkg, err)
+	}
+	return path
+}
+
+// GNUFindPath is where Debian's findutils installs GNU find, the
+// reference of the differential tests.
+const GNUFindPath = "/usr/bin/find"
+
+var gnuFind = sync.OnceValues(func() (string, error) {
+	path := GNUFindPath
+	if _, err := os.Stat(path); err != nil {
+		if path, err = exec.LookPath("find"); err != nil {
+			return "", err
+		}
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Contains(out, []byte("GNU findutils")) {
+		return "", &notGNU{path}
+	}
+	return path, nil
+})
+
+type notGNU struct{ path string }
+
+func (e *notGNU) Error() string { return e.path + " is not GNU find" }
+
+// GNUFind returns the path of GNU find, or ends t through Missing.
+func GNUFind(t testing.TB) string {
+	t.Helper()
+	path, err := gnuFind()
+	if err != nil {
+		Missing(t, "GNU find", "findutils", err)
+	}
+	return path
+}
