@@ -45,6 +45,9 @@ func BenchmarkEval(b *testing.B) {
 		walker.Synthetic("./src/pkg/module/file_0001.go", 4, walker.TypeRegular, st, nil),
 		walker.Synthetic("./src/pkg/module/server.log", 4, walker.TypeRegular, st, nil),
 		walker.Synthetic("./src/pkg/module/sub", 4, walker.TypeDir, &unix.Stat_t{Mode: unix.S_IFDIR | 0o755}, nil),
+		// Owned by ids no account database knows: the name service is
+		// asked once per id, and then the cache answers.
+		walker.Synthetic("./src/pkg/module/unknown", 4, walker.TypeRegular, &unix.Stat_t{Mode: unix.S_IFREG | 0o600, Uid: 4242, Gid: 4343}, nil),
 	}
 	for _, expr := range []string{
 		"-print",
@@ -53,6 +56,9 @@ func BenchmarkEval(b *testing.B) {
 		"-name .git -prune -o -type f -print0",
 		"-type f -size +1k",
 		"-path */module/* -printf %p\\t%s\\n",
+		"-printf %u:%g\\n",
+		"-nouser",
+		"-ls",
 	} {
 		b.Run(strings.ReplaceAll(expr, " ", "_"), func(b *testing.B) {
 			s, node, done := benchState(b, expr)
@@ -75,7 +81,7 @@ func BenchmarkWalkPrint(b *testing.B) {
 	if root == "" {
 		root = runtime.GOROOT()
 	}
-	for _, expr := range []string{"-print", "-name *.go", "-type f -size +0"} {
+	for _, expr := range []string{"-print", "-name *.go", "-type f -size +0", "-ls"} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/workers=%d", strings.ReplaceAll(expr, " ", "_"), workers), func(b *testing.B) {
 				cmd, err := Parse(append([]string{root}, strings.Fields(expr)...), Config{})

@@ -90,10 +90,10 @@ func (n *noOwnerNode) Eval(e *walker.Entry, s *State) bool {
 		return false
 	}
 	if n.group {
-		_, known := n.db.gids[st.Gid]
+		_, known := n.db.group(st.Gid)
 		return !known
 	}
-	_, known := n.db.uids[st.Uid]
+	_, known := n.db.user(st.Uid)
 	return !known
 }
 
@@ -121,13 +121,15 @@ func parseUser(p *parser, op string) error {
 	}
 	group := op == "-group"
 	db := systemIDs()
-	names := db.users
+	lookup := db.uid
 	if group {
-		names = db.groups
+		lookup = db.gid
 	}
-	if id, ok := names[arg]; ok {
-		p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
-		return nil
+	if arg != "" { // the empty name is nobody's; its error follows
+		if id, ok := lookup(arg); ok {
+			p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
+			return nil
+		}
 	}
 	// Not a name: a number, as GNU takes it (digits only, then
 	// safe_atoi's range checks).
@@ -194,16 +196,23 @@ func parseNouser(p *parser, op string) error {
 	return nil
 }
 
-// idDB is what gfind knows of the account database: the names and ids
-// in /etc/passwd and /etc/group, read once. It is read-only after
-// loading, so workers share it without a lock. Only the files are read,
-// not other NSS sources (LDAP, systemd's dynamic users): gfind must not
-// need cgo.
+// idDB is what gfind knows of the account database. The names and ids
+// in /etc/passwd and /etc/group are read once into maps that are
+// read-only after loading, so workers share them without a lock: that
+// is the fast path, and the answer for nearly every file. A name or id
+// the files do not know goes to the system's name service (ns: LDAP,
+// SSSD, systemd... through NSS), once per distinct key, and the answer,
+// known or not, is cached.
 type idDB struct {
 	users, groups map[string]uint32 // the first line of a name wins, as getpwnam
 	// uids and gids give every id that has a name its first name, as
 	// getpwuid and getgrgid answer from the files (for -nouser, %u, -ls).
 	uids, gids map[uint32]string
+
+	ns nameService // nil: the files only
+	// The name service's answers, negative ones too.
+	nsUids, nsGids    onceCache[uint32, string]
+	nsUsers, nsGroups onceCache[string, uint32]
 }
 
 var (
@@ -219,9 +228,12 @@ var (
 )
 
 // systemIDs returns the database, reading it on first use. A file that
-// cannot be read counts as empty: GNU then finds no names either.
+// cannot be read counts as empty: GNU then finds no names there either.
 func systemIDs() *idDB {
-	idsOnce.Do(func() { ids = loadIDs(passwdFile, groupFile) })
+	idsOnce.Do(func() {
+		ids = loadIDs(passwdFile, groupFile)
+		ids.ns = systemNameService()
+	})
 	return ids
 }
 
@@ -276,14 +288,71 @@ func parseIDLine(line []byte) (string, uint32, bool) {
 	return string(f[0]), uint32(id), true
 }
 
-// user returns the name of uid, as getpwuid(3) answers from the files.
+// user returns the name of uid, as getpwuid(3) answers.
 func (db *idDB) user(uid uint32) (string, bool) {
-	n, ok := db.uids[uid]
-	return n, ok
+	if n, ok := db.uids[uid]; ok {
+		return n, true
+	}
+	if db.ns == nil {
+		return "", false
+	}
+	return db.nsUids.get(uid, db.ns.userName)
 }
 
-// group returns the name of gid, as getgrgid(3) answers from the files.
+// group returns the name of gid, as getgrgid(3) answers.
 func (db *idDB) group(gid uint32) (string, bool) {
-	n, ok := db.gids[gid]
-	return n, ok
+	if n, ok := db.gids[gid]; ok {
+		return n, true
+	}
+	if db.ns == nil {
+		return "", false
+	}
+	return db.nsGids.get(gid, db.ns.groupName)
+}
+
+// uid returns the uid of the user name, as getpwnam(3) answers.
+func (db *idDB) uid(name string) (uint32, bool) {
+	if id, ok := db.users[name]; ok {
+		return id, true
+	}
+	if db.ns == nil {
+		return 0, false
+	}
+	return db.nsUsers.get(name, db.ns.userID)
+}
+
+// gid returns the gid of the group name, as getgrnam(3) answers.
+func (db *idDB) gid(name string) (uint32, bool) {
+	if id, ok := db.groups[name]; ok {
+		return id, true
+	}
+	if db.ns == nil {
+		return 0, false
+	}
+	return db.nsGroups.get(name, db.ns.groupID)
+}
+
+// onceCache holds the answer of a lookup per key. Each key is looked up
+// once, also when several workers ask for it at the same moment (the
+// others wait for the first one's answer); a failed lookup is kept as
+// well, so that a tree full of files of an id nobody knows costs one
+// lookup, not one per file. The zero value is empty and ready.
+type onceCache[K comparable, V any] struct {
+	m sync.Map // K -> *onceAnswer[V]
+}
+
+type onceAnswer[V any] struct {
+	once sync.Once
+	v    V
+	ok   bool
+}
+
+func (c *onceCache[K, V]) get(key K, look func(K) (V, bool)) (V, bool) {
+	a, ok := c.m.Load(key)
+	if !ok {
+		a, _ = c.m.LoadOrStore(key, new(onceAnswer[V]))
+	}
+	ans := a.(*onceAnswer[V])
+	ans.once.Do(func() { ans.v, ans.ok = look(key) })
+	return ans.v, ans.ok
 }

@@ -72,6 +72,7 @@ func TestMain(m *testing.M) {
 		"gfind":      gfindMain,
 		"asnobody":   asNobodyMain,
 		"wantstatus": wantStatusMain,
+		"innss":      inNSSMain,
 	})
 }
 
