@@ -197,7 +197,8 @@ type nssNamespace struct {
 
 func newNSSNamespace(t *testing.T) *nssNamespace {
 	if !haveExtrausers() {
-		testtool.Missing(t, "the extrausers NSS module (libnss_extrausers.so.2)", "libnss-extrausers", nil)
+		testtool.Missing(t, "the extrausers NSS module", "libnss-extrausers",
+			errors.New("no libnss_extrausers.so.2 in /usr/lib, /lib or their multiarch directories"))
 	}
 	if fi, err := os.Stat(extrausersDir); err != nil || !fi.IsDir() {
 		testtool.Missing(t, extrausersDir, "libnss-extrausers", err)
