@@ -35,8 +35,6 @@ type dir struct {
 	parent *dir
 	name   []byte // NUL-terminated: the name in parent, or the root argument
 	depth  int
-	// rootIndex is the position of a starting point among the roots.
-	rootIndex int
 	// nameOff is where name starts in the path; pathLen the path's
 	// length; childOff where a child's name starts (pathLen+1, or pathLen
 	// after a root that ends in '/': fts never doubles a slash).

@@ -17,7 +17,7 @@ type walk struct {
 	fds   *fds
 }
 
-func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
+func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -30,8 +30,9 @@ func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
 	}
 	if opt.Workers == 1 {
 		s := newSerial(w)
-		for _, r := range roots {
-			if w.stop.Load() {
+		for !w.stop.Load() {
+			r, ok := roots.take()
+			if !ok {
 				break
 			}
 			s.walkRoot(r)
