@@ -162,6 +162,7 @@ func (s *wstate) setDirEntry(d *dir, parentFD int) {
 	e := &s.e
 	e.reset()
 	e.Path = s.pb.b[:d.pathLen:d.pathLen]
+	e.RootLen = d.rootLen
 	e.Depth = d.depth
 	e.Type = d.typ
 	e.follow = d.linkFollowed
@@ -202,6 +203,7 @@ func (s *wstate) setChild(d *dir, fd int, name []byte) {
 	e.reset()
 	e.Path = b[:n:n]
 	e.NameOff = d.childOff
+	e.RootLen = d.rootLen
 	e.atOff = d.childOff
 	e.Depth = d.depth + 1
 	e.dirfd = fd
