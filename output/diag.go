@@ -37,6 +37,64 @@ type Diag struct {
 	errs      atomic.Int64 // failing diagnostics written, for --stats
 	// Set before the walk by SetQuietErrors and SetJSON (json.go).
 	quietPerm, permOK, json bool
+	slot0                   slot0 // ListName
+}
+
+// slot0 models the buffer of GNU's quotearg slot 0, where GNU find
+// quotes the file named in a diagnostic about a file. GNU 4.9 quotes
+// -files0-from's list name there once and keeps the pointer, so its
+// "invalid zero-length file name" message shows the file named by the
+// latest diagnostic before it ("'nosuch':3: ..." after "'nosuch': No
+// such file or directory"). The buffer holds 256 bytes: a longer name
+// leaves its first 256 bytes there and moves slot 0 to a new buffer,
+// after which the old one no longer changes.
+type slot0 struct {
+	mu     sync.Mutex
+	val    string
+	set    bool // a diagnostic has quoted a name since the start
+	frozen bool // a name did not fit
+}
+
+const slot0Size = 256
+
+// noteQuoted records q, a file name quoted for a diagnostic, in slot 0.
+func (d *Diag) noteQuoted(q []byte) {
+	s := &d.slot0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frozen {
+		return
+	}
+	s.set = true
+	if len(q) >= slot0Size {
+		s.val, s.frozen = string(q[:slot0Size]), true
+		return
+	}
+	s.val = string(q)
+}
+
+// ListName returns how GNU 4.9 names -files0-from's list in a message
+// about one of its records: quoted, the name the latest diagnostic
+// about a file quoted, if any (see slot0).
+func (d *Diag) ListName(quoted string) string {
+	s := &d.slot0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A list name that does not fit went to a buffer of its own, which
+	// gfind does not model further.
+	if s.set && len(quoted) < slot0Size {
+		return s.val
+	}
+	return quoted
+}
+
+// QuoteFile quotes a file name for a diagnostic about it ("cannot
+// delete %s"), as Quote does, and records it as GNU's quotearg slot 0
+// would (ListName).
+func (d *Diag) QuoteFile(name string) string {
+	q := d.Style().Quote(name)
+	d.noteQuoted([]byte(q))
+	return q
 }
 
 // NewDiag returns a Diag writing to w (normally os.Stderr) with lines
@@ -90,11 +148,13 @@ func (d *Diag) FileError(path []byte, err error) {
 	var loop *walker.LoopError
 	if errors.As(err, &loop) {
 		d.Errorf("File system loop detected; %s is part of the same file system loop as %s.",
-			d.Style().Quote(loop.Path), d.Style().Quote(loop.Ancestor))
+			d.QuoteFile(loop.Path), d.Style().Quote(loop.Ancestor))
 		return
 	}
 	line := d.start()
+	n := len(line)
 	line = appendQuote(line, path, d.Style())
+	d.noteQuoted(line[n:])
 	line = append(line, ": "...)
 	line = append(line, Strerror(err)...)
 	d.finish(line, true)

@@ -294,7 +294,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 	case 'h':
 		return appendName(dst, dirName(e.Path), sp, env, tty)
 	case 'P':
-		rest := e.Path[rootLen(e.Path, e.Depth, env.Roots):]
+		rest := e.Path[entryRootLen(e, env):]
 		if len(rest) > 0 && rest[0] == '/' {
 			rest = rest[1:]
 		}
@@ -304,7 +304,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		return appendName(dst, rest, sp, env, tty)
 	case 'H':
 		// GNU prints the starting point with plain %s, never quoted.
-		return appendCString(dst, e.Path[:rootLen(e.Path, e.Depth, env.Roots)], sp)
+		return appendCString(dst, e.Path[:entryRootLen(e, env)], sp)
 	case 'd':
 		return appendCInt(dst, int64(e.Depth), sp)
 	case 'y':
@@ -494,6 +494,15 @@ func sparseness(st *unix.Stat_t) float64 {
 		return math.Inf(1)
 	}
 	return 512 * float64(st.Blocks) / float64(st.Size)
+}
+
+// entryRootLen is the length of e's starting point in e.Path: as the
+// walker says, or (an Entry made elsewhere) as rootLen guesses.
+func entryRootLen(e *walker.Entry, env *Env) int {
+	if e.Depth > 0 && e.RootLen > 0 && e.RootLen < len(e.Path) {
+		return e.RootLen
+	}
+	return rootLen(e.Path, e.Depth, env.Roots)
 }
 
 // rootLen returns the length of the starting point at the start of

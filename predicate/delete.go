@@ -95,7 +95,7 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 func (n *deleteNode) fail(e *walker.Entry, s *State, err error) bool {
 	// GNU's error() flushes stdout before it writes to stderr.
 	s.Out.Flush()
-	s.Diag.Errorf("cannot delete %s: %s", s.Diag.Quote(string(e.Path)), output.Strerror(err))
+	s.Diag.Errorf("cannot delete %s: %s", s.Diag.QuoteFile(string(e.Path)), output.Strerror(err))
 	return false
 }
 
@@ -203,35 +203,38 @@ func (p *parser) checkDelete() error {
 // found by comparing device and inode with those of "/" (lstat under -P,
 // as the walk sees a starting point). rm's --preserve-root, for find. A
 // dry run is not refused: it removes nothing.
-func checkPreserveRoot(cfg Config, expr Node, roots []string) error {
-	if cfg.NoPreserveRoot || !deletesAll(expr) {
+func checkPreserveRoot(cfg Config, expr Node, r string) *ParseError {
+	if !refusesRoots(cfg, expr) {
 		return nil
 	}
 	var slash unix.Stat_t
 	if unix.Stat("/", &slash) != nil {
 		return nil
 	}
-	for _, r := range roots {
-		var st unix.Stat_t
-		var err error
-		if cfg.Follow == walker.FollowNever {
-			err = unix.Lstat(r, &st)
-		} else {
-			err = unix.Stat(r, &st)
-		}
-		if err != nil || st.Dev != slash.Dev || st.Ino != slash.Ino {
-			continue
-		}
-		same := ""
-		if r != "/" {
-			same = fmt.Sprintf(" (same as %s)", cfg.Quote("/"))
-		}
-		return &ParseError{
-			Msg:  fmt.Sprintf("it is dangerous to run -delete on every file under %s%s", cfg.Quote(r), same),
-			Hint: "use --no-preserve-root to override this failsafe",
-		}
+	var st unix.Stat_t
+	var err error
+	if cfg.Follow == walker.FollowNever {
+		err = unix.Lstat(r, &st)
+	} else {
+		err = unix.Stat(r, &st)
 	}
-	return nil
+	if err != nil || st.Dev != slash.Dev || st.Ino != slash.Ino {
+		return nil
+	}
+	same := ""
+	if r != "/" {
+		same = fmt.Sprintf(" (same as %s)", cfg.Quote("/"))
+	}
+	return &ParseError{
+		Msg:  fmt.Sprintf("it is dangerous to run -delete on every file under %s%s", cfg.Quote(r), same),
+		Hint: "use --no-preserve-root to override this failsafe",
+	}
+}
+
+// refusesRoots reports whether checkPreserveRoot can refuse a starting
+// point: expr deletes every file and --no-preserve-root was not given.
+func refusesRoots(cfg Config, expr Node) bool {
+	return !cfg.NoPreserveRoot && deletesAll(expr)
 }
 
 // deletesAll reports whether evaluating n reaches a real -delete for

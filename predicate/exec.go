@@ -307,9 +307,8 @@ type workDir struct {
 // execdirTarget returns what -execdir passes for {} and where the child
 // runs: "./name" in the directory that holds the file. For a starting
 // point that is the directory part of its path (GNU's mdir_name) and
-// "./" and the rest (base_name, which keeps trailing slashes), or the
-// name alone when it is "/" (no "./" before a name that starts with
-// '/').
+// "./" and the rest (base_name), or "/" alone for a name made only of
+// slashes (no "./" before a name that starts with '/').
 func execdirTarget(e *walker.Entry) (string, workDir) {
 	if e.DirFD() != unix.AT_FDCWD {
 		return "./" + string(e.AtName()), workDir{fd: e.DirFD(), path: string(e.Path[:e.NameOff])}
@@ -323,6 +322,9 @@ func execdirTarget(e *walker.Entry) (string, workDir) {
 
 // splitRoot splits a starting point as gnulib's mdir_name and base_name
 // do: "a/b/" is "a" and "b/", "b" is "." and "b", "/" is "/" and "/".
+// base_name keeps one trailing slash of several ("a//" is "a/"), and
+// turns a name made only of slashes into "/": GNU runs
+// "find // -execdir echo {} ;" as "echo /".
 func splitRoot(path string) (dir, base string) {
 	end := len(path)
 	for end > 0 && path[end-1] == '/' {
@@ -332,17 +334,21 @@ func splitRoot(path string) (dir, base string) {
 		if path == "" {
 			return ".", "."
 		}
-		return "/", path
+		return "/", "/"
 	}
 	i := strings.LastIndexByte(path[:end], '/')
+	base = path[i+1 : end]
+	if end < len(path) {
+		base = path[i+1 : end+1]
+	}
 	if i < 0 {
-		return ".", path
+		return ".", base
 	}
 	dir = strings.TrimRight(path[:i], "/")
 	if dir == "" {
 		dir = "/"
 	}
-	return dir, path[i+1:]
+	return dir, base
 }
 
 // dirKey identifies the directory an -execdir child for e runs in: the

@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -10,19 +11,123 @@ import (
 )
 
 func init() {
+	// GNU's parse_files0_from inserts no predicate, unlike the other
+	// options (which are tests that are always true): buildList adds
+	// nothing to the expression for it.
 	table["files0-from"] = entry{kindOption, func(p *parser, op string) (err error) {
 		p.files0, err = p.arg(op)
+		p.hasFiles0 = err == nil
 		return err
 	}}
 }
 
-// startingPoints returns the starting points: those on the command line,
-// or with -files0-from the NUL-separated names read from that file ("-"
-// is standard input), or "." when there are none. Empty names in the
-// file are not starting points; each gives a diagnostic in rootErrs, as
-// GNU reports them ("'list':2: invalid zero-length file name").
-func (p *parser) startingPoints() (roots, rootErrs []string, err error) {
-	if p.files0 == "" {
+// A rootList reads -files0-from's list one name at a time, as GNU's
+// argv_iter does: a name is read only when the walk wants the next
+// starting point, so what is wrong with a name is reported in its place
+// in the walk, and after -quit the rest is never read.
+type rootList struct {
+	r     *bufio.Reader
+	f     *os.File // nil for standard input
+	shown string   // the list's name for messages, quoted
+	n     int      // names read
+	err   bool     // a read failed: no more names
+	// refuse, when set, says why a starting point may not be walked
+	// (checkPreserveRoot), as a message and a hint.
+	refuse func(root string) *ParseError
+}
+
+// openRootList opens the list -files0-from names ("-" is standard
+// input), or returns GNU's error. GNU opens the list once the whole
+// command line has been parsed, and reads it as it walks.
+func (p *parser) openRootList() (*rootList, error) {
+	if p.files0 == "-" {
+		for _, t := range p.toks {
+			if t.node == nil {
+				continue
+			}
+			if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
+				// GNU's message ends in a newline of its own, before
+				// error()'s: a blank line follows it.
+				return nil, p.errorf("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n")
+			}
+		}
+		// GNU names standard input "(standard input)" in its messages.
+		return &rootList{r: bufio.NewReader(os.Stdin), shown: p.quote("(standard input)")}, nil
+	}
+	f, err := os.Open(p.files0)
+	if err != nil {
+		return nil, p.errorf("cannot open %s for reading: %s", p.quote(p.files0), output.Strerror(unwrapPathError(err)))
+	}
+	return &rootList{r: bufio.NewReader(f), f: f, shown: p.quote(p.files0)}, nil
+}
+
+// next returns the next starting point. An empty name is not one: it
+// is reported ("'list':2: invalid zero-length file name", with its
+// record number) and skipped. A read error is reported and ends the
+// list.
+func (l *rootList) next(d *output.Diag) (string, bool) {
+	for !l.err {
+		name, err := l.r.ReadBytes(0)
+		if err != nil && err != io.EOF {
+			d.Errorf("%s: read error: %s", l.shown, output.Strerror(unwrapPathError(err)))
+			l.err = true
+			return "", false
+		}
+		if err == io.EOF && len(name) == 0 {
+			return "", false // a last name without its NUL was read already
+		}
+		l.n++
+		name = bytes.TrimSuffix(name, []byte{0})
+		if len(name) == 0 {
+			d.Errorf("%s:%d: invalid zero-length file name", d.ListName(l.shown), l.n)
+			continue
+		}
+		root := string(name)
+		if l.refuse != nil {
+			if pe := l.refuse(root); pe != nil {
+				d.Errorf("%s", pe.Msg)
+				d.Errorf("%s", pe.Hint)
+				l.err = true
+				return "", false
+			}
+		}
+		return root, true
+	}
+	return "", false
+}
+
+func (l *rootList) close() error {
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// NextRoot returns the function the walk takes its starting points
+// from (walker.WalkNext): the command line's, or one at a time from
+// -files0-from's list, reporting what is wrong with the list (an empty
+// name, a read error) to d.
+func (c *Command) NextRoot(d *output.Diag) func() (string, bool) {
+	if c.list != nil {
+		return func() (string, bool) { return c.list.next(d) }
+	}
+	i := 0
+	return func() (string, bool) {
+		if i >= len(c.Roots) {
+			return "", false
+		}
+		i++
+		return c.Roots[i-1], true
+	}
+}
+
+// startingPoints returns the starting points on the command line, or
+// "." when there are none; with -files0-from, none, and the list to
+// read them from (command-line operands are then an error).
+func (p *parser) startingPoints() ([]string, *rootList, error) {
+	if !p.hasFiles0 {
 		if len(p.roots) == 0 {
 			return []string{"."}, nil, nil
 		}
@@ -34,35 +139,8 @@ func (p *parser) startingPoints() (roots, rootErrs []string, err error) {
 			Hint: "file operands cannot be combined with -files0-from",
 		}
 	}
-	var data []byte
-	if p.files0 == "-" {
-		for _, t := range p.toks {
-			if t.node == nil {
-				continue
-			}
-			if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
-				return nil, nil, p.errorf("option -files0-from reading from standard input cannot be combined with -ok, -okdir")
-			}
-		}
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(p.files0)
-	}
-	if err != nil {
-		return nil, nil, p.errorf("cannot open %s for reading: %s", p.quote(p.files0), output.Strerror(unwrapPathError(err)))
-	}
-	data = bytes.TrimSuffix(data, []byte{0}) // the last name may or may not end in NUL
-	if len(data) == 0 {
-		return nil, nil, nil
-	}
-	for i, name := range bytes.Split(data, []byte{0}) {
-		if len(name) == 0 {
-			rootErrs = append(rootErrs, fmt.Sprintf("%s:%d: invalid zero-length file name", p.quote(p.files0), i+1))
-			continue
-		}
-		roots = append(roots, string(name))
-	}
-	return roots, rootErrs, nil
+	l, err := p.openRootList()
+	return nil, l, err
 }
 
 func unwrapPathError(err error) error {

@@ -17,6 +17,9 @@ type finisher interface {
 // have been reported already. Close is idempotent.
 func (c *Command) Close() error {
 	var errs []error
+	if c.list != nil {
+		c.list.close() // a read-only file: nothing to report
+	}
 	forEachNode(c.Expr, func(n Node) {
 		if f, ok := n.(finisher); ok {
 			errs = append(errs, f.close())

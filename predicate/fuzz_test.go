@@ -130,7 +130,7 @@ func withFuzzOutputFiles(f *testing.F) (cleanup func()) {
 	}
 }
 
-// readsFiles0 reports whether args hold -files0-from, which reads its
+// readsFiles0 reports whether args hold -files0-from, which opens its
 // file (or standard input) at parse time.
 func readsFiles0(args []string) bool {
 	return slices.Contains(args, "-files0-from")

@@ -64,12 +64,13 @@ type Config struct {
 
 // Command is a parsed command line.
 type Command struct {
-	Roots []string // the starting points; "." when none were given
-	// RootErrors are diagnostics for unusable starting points read with
-	// -files0-from; each makes the exit status 1.
-	RootErrors []string
-	Expr       Node // the expression, with the implicit -print added
-	Walk       walker.Options
+	// Roots are the starting points on the command line, "." when none
+	// were given; with -files0-from they are read as the walk goes
+	// (NextRoot), and Roots is empty.
+	Roots []string
+	list  *rootList // -files0-from's
+	Expr  Node      // the expression, with the implicit -print added
+	Walk  walker.Options
 	// Exclude is the -exclude operands joined with -o (nil: none); see
 	// ExcludeFunc.
 	Exclude Node
@@ -117,6 +118,7 @@ type parser struct {
 	roots          []string
 	cur            string // the primary being parsed, for messages
 	files0         string // -files0-from FILE
+	hasFiles0      bool   // -files0-from was given (FILE may be "")
 	ext            Extras // set by gfind's own primaries (limit.go)
 }
 
@@ -149,14 +151,21 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots, rootErrs, err := p.startingPoints()
+	roots, list, err := p.startingPoints()
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPreserveRoot(p.cfg, expr, roots); err != nil {
-		return nil, err
+	for _, r := range roots {
+		if err := checkPreserveRoot(p.cfg, expr, r); err != nil {
+			return nil, err
+		}
 	}
-	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras()}, nil
+	if list != nil && refusesRoots(p.cfg, expr) {
+		// The list's names are checked as they are read: the names
+		// before a refused one have been walked by then.
+		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
+	}
+	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras()}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
@@ -184,8 +193,10 @@ func (p *parser) buildList() error {
 		if !looksLikeExpression(a, false) {
 			err := &ParseError{Msg: fmt.Sprintf("paths must precede expression: `%s'", a)}
 			// An existing file here is likely a pattern the shell
-			// expanded because it was not quoted.
-			if unix.Access(a, unix.F_OK) == nil && len(p.toks) > 1 {
+			// expanded because it was not quoted. GNU names the
+			// predicate before it: not the artificial "(", unless
+			// -files0-from renamed it.
+			if unix.Access(a, unix.F_OK) == nil && (len(p.toks) > 1 || p.toks[0].name != "(") {
 				err.Hint = fmt.Sprintf("possible unquoted pattern after predicate `%s'?", p.toks[len(p.toks)-1].name)
 			}
 			return err
@@ -210,6 +221,14 @@ func (p *parser) buildList() error {
 		start := p.i
 		if err := e.parse(p, name); err != nil {
 			return err
+		}
+		if a == "-files0-from" {
+			// GNU inserts no predicate for it, and gives its name to
+			// the one before (build_expression_tree's last_pred->p_name
+			// = predicate_name): "-name x -o -files0-from f" is "expected
+			// an expression after '-files0-from'".
+			p.toks[len(p.toks)-1].name = a
+			continue
 		}
 		if e.kind == kindOption || e.kind == kindPositional {
 			// GNU keeps options in the expression as tests that are

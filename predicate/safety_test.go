@@ -38,6 +38,9 @@ func TestPreserveRoot(t *testing.T) {
 	}{
 		{[]string{"/", "-delete"}, Config{}, "/"},
 		{[]string{"//", "-delete"}, Config{}, "//"},
+		{[]string{"///", "-delete"}, Config{}, "///"},
+		{[]string{"//.", "-delete"}, Config{}, "//."},
+		{[]string{".//", "/", "-delete"}, Config{}, "/"},
 		{[]string{"/.", "-delete"}, Config{}, "/."},
 		{[]string{"/..", "-delete"}, Config{}, "/.."},
 		{[]string{"/../.", "-depth", "-delete"}, Config{}, "/../."},
@@ -77,6 +80,55 @@ func TestPreserveRoot(t *testing.T) {
 		pe, ok := err.(*ParseError)
 		if !ok || pe.Msg != refused(tt.refused) || pe.Hint != hint {
 			t.Errorf("%s: error %#v, want %q + %q", name, err, refused(tt.refused), hint)
+		}
+	}
+}
+
+// TestPreserveRootFiles0: the starting points of -files0-from's list are
+// refused as they are read, like the command line's: the names before
+// the root directory are handed to the walk, the root directory and the
+// names after it are not. Nothing here walks.
+func TestPreserveRootFiles0(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list")
+	if err := os.WriteFile(list, []byte("a\x00///\x00b\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args    []string
+		cfg     Config
+		roots   []string
+		refused bool
+	}{
+		{[]string{"-files0-from", list, "-delete"}, Config{}, []string{"a"}, true},
+		{[]string{"-files0-from", list, "-print", "-delete"}, Config{}, []string{"a"}, true},
+		{[]string{"-files0-from", list, "-name", "x", "-delete"}, Config{}, []string{"a", "///", "b"}, false},
+		{[]string{"-files0-from", list, "-delete"}, Config{NoPreserveRoot: true}, []string{"a", "///", "b"}, false},
+		{[]string{"-files0-from", list, "-delete-dry-run"}, Config{}, []string{"a", "///", "b"}, false},
+		{[]string{"-files0-from", list, "-print"}, Config{}, []string{"a", "///", "b"}, false},
+	}
+	for _, tt := range tests {
+		cmd, err := Parse(tt.args, tt.cfg)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		var stderr strings.Builder
+		diag := output.NewDiagStyle("gfind", &stderr, output.StyleC)
+		next := cmd.NextRoot(diag)
+		var roots []string
+		for r, ok := next(); ok; r, ok = next() {
+			roots = append(roots, r)
+		}
+		cmd.Close()
+		if !slices.Equal(roots, tt.roots) {
+			t.Errorf("%q %+v: roots %q, want %q", tt.args, tt.cfg.NoPreserveRoot, roots, tt.roots)
+		}
+		want := ""
+		if tt.refused {
+			want = "gfind: it is dangerous to run -delete on every file under '///' (same as '/')\n" +
+				"gfind: use --no-preserve-root to override this failsafe\n"
+		}
+		if stderr.String() != want || diag.Failed() != tt.refused {
+			t.Errorf("%q %+v: stderr %q (failed %v), want %q", tt.args, tt.cfg.NoPreserveRoot, stderr.String(), diag.Failed(), want)
 		}
 	}
 }

@@ -35,15 +35,16 @@ type dir struct {
 	parent *dir
 	name   []byte // NUL-terminated: the name in parent, or the root argument
 	depth  int
-	// rootIndex is the position of a starting point among the roots.
-	rootIndex int
 	// nameOff is where name starts in the path; pathLen the path's
 	// length; childOff where a child's name starts (pathLen+1, or pathLen
 	// after a root that ends in '/': fts never doubles a slash).
 	nameOff, pathLen, childOff int
-	typ                        Type // the Type to report for the directory itself
-	follow                     bool // opened without O_NOFOLLOW (-L, or a root under -H)
-	linkFollowed               bool // reached through a symbolic link (Entry.follow)
+	// rootLen is the length of the starting point's path, which begins
+	// every path below it (Entry.RootLen).
+	rootLen      int
+	typ          Type // the Type to report for the directory itself
+	follow       bool // opened without O_NOFOLLOW (-L, or a root under -H)
+	linkFollowed bool // reached through a symbolic link (Entry.follow)
 	// id is the directory's identity, for loop checks. Without a stat,
 	// ino is the d_ino of its record and dev is inherited from the parent
 	// (mount points are caught by the "." check in checkDot); idExact
@@ -134,8 +135,10 @@ func (d *dir) setPath(parent *dir) {
 		if n > 0 && d.name[n-1] == '/' {
 			d.childOff = n
 		}
+		d.rootLen = n
 		return
 	}
+	d.rootLen = parent.rootLen
 	d.depth = parent.depth + 1
 	d.nameOff = parent.childOff
 	d.pathLen = d.nameOff + n

@@ -132,7 +132,12 @@ type Ordered interface {
 type Entry struct {
 	Path    []byte // as find prints it: the root argument, then "/"-joined names
 	NameOff int    // Path[NameOff:] is the base name
-	Depth   int    // 0 for a starting point
+	// RootLen is the length of the starting point's path: Path[:RootLen]
+	// is the starting point as given ("a/" for a/'s files, whose paths
+	// are "a/x": fts does not double the slash). 0 in an Entry made by
+	// other code than the walker.
+	RootLen int
+	Depth   int // 0 for a starting point
 	// Type comes from d_type, or from a stat the walker had to make. Under
 	// -L (and for -H starting points) it is the type of the link's target,
 	// or TypeSymlink for a dangling link. TypeUnknown means "ask Lstat".

@@ -132,7 +132,7 @@ type task struct {
 }
 
 // runOwned walks roots in sorted order with n workers owning subtrees.
-func runOwned(w *walk, roots []string, n int) {
+func runOwned(w *walk, roots *rootSource, n int) {
 	o := &owned{w: w, out: w.opt.Ordered, busy: n}
 	o.cond.L = &o.mu
 	o.head = &segment{}

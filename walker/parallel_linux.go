@@ -35,7 +35,7 @@ import (
 type pool struct {
 	w       *walk
 	workers []*worker
-	roots   []string     // the starting points, queued one at a time in order
+	roots   *rootSource  // the starting points, queued one at a time in order
 	pending atomic.Int64 // items pushed and not yet finished
 	queued  atomic.Int64 // items sitting in stacks
 	nidle   atomic.Int32 // workers asleep (or about to sleep) in waitWork
@@ -69,7 +69,7 @@ type worker struct {
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
 // budget may allow fewer).
-func runParallel(w *walk, roots []string, n int) {
+func runParallel(w *walk, roots *rootSource, n int) {
 	p := &pool{w: w}
 	p.cond.L = &p.mu
 	p.workers = make([]*worker, n)
@@ -78,7 +78,8 @@ func runParallel(w *walk, roots []string, n int) {
 		k.init(w, i)
 		p.workers[i] = k
 	}
-	if len(roots) == 0 {
+	first, ok := roots.take()
+	if !ok {
 		return
 	}
 	// Starting points are visited in command-line order, as GNU does:
@@ -89,7 +90,7 @@ func runParallel(w *walk, roots []string, n int) {
 	// The roots' contents are still walked in parallel.
 	p.roots = roots
 	p.pending.Add(1)
-	p.workers[0].push([]*dir{p.rootItem(0)}, false)
+	p.workers[0].push([]*dir{rootItem(first)}, false)
 	// The first worker runs in the caller's goroutine; the others are
 	// started by the first push with work to share.
 	p.workers[0].run()
@@ -115,23 +116,28 @@ func (p *pool) startHelpers() {
 	}
 }
 
-// rootItem makes the work item for starting point i.
-func (p *pool) rootItem(i int) *dir {
-	d := &dir{fd: -1, rootIndex: i}
-	d.setName(nil, []byte(p.roots[i]))
+// rootItem makes the work item for a starting point.
+func rootItem(root string) *dir {
+	d := &dir{fd: -1}
+	d.setName(nil, []byte(root))
 	d.refs.Store(1)
 	return d
 }
 
-// pushNextRoot queues the starting point after d's, if any.
+// pushNextRoot queues the starting point after d's, if any. Only the
+// worker of the latest starting point calls it, once, so the roots are
+// taken one at a time.
 func (k *worker) pushNextRoot(d *dir) {
 	p := k.p
-	i := d.rootIndex + 1
-	if i >= len(p.roots) || p.w.stop.Load() {
+	if p.w.stop.Load() {
+		return
+	}
+	root, ok := p.roots.take()
+	if !ok {
 		return
 	}
 	p.pending.Add(1)
-	k.push([]*dir{p.rootItem(i)}, true)
+	k.push([]*dir{rootItem(root)}, true)
 }
 
 func (k *worker) run() {

@@ -391,19 +391,18 @@ func spareOK(l *listing) bool {
 // sorter is the state of one sorted walk.
 type sorter struct {
 	w        *walk
-	roots    []string
+	roots    *rootSource
 	prefetch bool // there are readers besides the walk: queue subdirectories
 	// keepFDs is set once a visit needed the descriptor of a directory
 	// closed after its read: from then on none is (closeRead).
 	keepFDs atomic.Bool
 
 	// The walk's state, used by whichever goroutine holds the emit token.
-	ew       wstate // the Entry (Worker 0) and path buffer of every visit
-	frames   []frame
-	nextRoot int
-	own      *oworker   // the worker whose walk this is, under runOwned
-	espare   []*listing // listings the walk is done with, for sorter.free
-	eunref   []*snode   // nodes the walk is done with, for sorter.unrefLocked
+	ew     wstate // the Entry (Worker 0) and path buffer of every visit
+	frames []frame
+	own    *oworker   // the worker whose walk this is, under runOwned
+	espare []*listing // listings the walk is done with, for sorter.free
+	eunref []*snode   // nodes the walk is done with, for sorter.unrefLocked
 
 	// mu guards the nodes and the window; under Options.Ordered it is
 	// shared by the workers' walks (owned.mu), whose nodes count each
@@ -494,7 +493,7 @@ func newSReader(w *walk, id int) *sreader {
 }
 
 // runSorted walks roots in sorted order with n goroutines.
-func runSorted(w *walk, roots []string, n int) {
+func runSorted(w *walk, roots *rootSource, n int) {
 	if w.opt.Workers == 1 {
 		n = 1
 	}
@@ -1080,14 +1079,18 @@ func (r *sorter) emit(k *sreader) {
 			r.own.step()
 		}
 		if len(r.frames) == 0 {
-			if r.w.stop.Load() || r.nextRoot >= len(r.roots) {
+			root, ok := "", false
+			if !r.w.stop.Load() && r.roots != nil {
+				root, ok = r.roots.take()
+			}
+			if !ok {
 				r.mu.Lock()
 				r.done = true
 				r.work.Broadcast()
 				r.mu.Unlock()
 				return
 			}
-			r.startRoot()
+			r.startRoot(root)
 			continue
 		}
 		f := &r.frames[len(r.frames)-1]
@@ -1111,18 +1114,16 @@ func (r *sorter) emit(k *sreader) {
 	}
 }
 
-// startRoot visits the next starting point and, if it is a directory to
-// read, pushes its frame.
-func (r *sorter) startRoot() {
+// startRoot visits the starting point root and, if it is a directory
+// to read, pushes its frame.
+func (r *sorter) startRoot(root string) {
 	s := &r.ew
 	opt := &r.w.opt
 	// Roots are not recycled (refs never drops to 0): the path buffer
 	// may still point at one after its walk.
 	n := &snode{state: nodeNew, refs: 2}
 	n.d.fd = -1
-	n.d.rootIndex = r.nextRoot
-	n.d.setName(nil, []byte(r.roots[r.nextRoot]))
-	r.nextRoot++
+	n.d.setName(nil, []byte(root))
 	s.pb.cur = nil
 	if !s.startRoot(&n.d) {
 		return

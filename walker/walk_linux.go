@@ -17,7 +17,7 @@ type walk struct {
 	fds   *fds
 }
 
-func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
+func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -30,8 +30,9 @@ func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
 	}
 	if opt.Workers == 1 {
 		s := newSerial(w)
-		for _, r := range roots {
-			if w.stop.Load() {
+		for !w.stop.Load() {
+			r, ok := roots.take()
+			if !ok {
 				break
 			}
 			s.walkRoot(r)
@@ -161,6 +162,7 @@ func (s *wstate) setDirEntry(d *dir, parentFD int) {
 	e := &s.e
 	e.reset()
 	e.Path = s.pb.b[:d.pathLen:d.pathLen]
+	e.RootLen = d.rootLen
 	e.Depth = d.depth
 	e.Type = d.typ
 	e.follow = d.linkFollowed
@@ -201,6 +203,7 @@ func (s *wstate) setChild(d *dir, fd int, name []byte) {
 	e.reset()
 	e.Path = b[:n:n]
 	e.NameOff = d.childOff
+	e.RootLen = d.rootLen
 	e.atOff = d.childOff
 	e.Depth = d.depth + 1
 	e.dirfd = fd

@@ -12,7 +12,7 @@ import (
 // semantics; elsewhere it reports that it cannot run.
 var errUnsupported = errors.New("walker: only Linux is supported")
 
-func walkImpl(roots []string, opt Options, visit func(*Entry) Action) error {
+func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	return errUnsupported
 }
 

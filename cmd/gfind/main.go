@@ -101,9 +101,6 @@ func run(args []string) int {
 		states[i] = predicate.NewState(cmd, sink, diag)
 	}
 	walk.Exclude = cmd.ExcludeFunc(states, opts.optLevel) // -exclude, evaluated before the visit
-	for _, msg := range cmd.RootErrors {
-		diag.Errorf("%s", msg)
-	}
 	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
 	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
@@ -114,7 +111,10 @@ func run(args []string) int {
 		// its own, and the output is put back in order.
 		walk.Ordered = &orderedOut{states: states, sink: sink}
 	}
-	err = walker.Walk(cmd.Roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
+	// -files0-from's names are read as the walk goes, and what is wrong
+	// with one is reported in its place.
+	roots := cmd.NextRoot(diag)
+	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if sink.Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
