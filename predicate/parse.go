@@ -74,6 +74,9 @@ type Command struct {
 	// ExcludeFunc.
 	Exclude Node
 	Extras  // gfind's -limit and -noerror (limit.go)
+
+	gate     *quitGate   // when the expression has -quit (quit.go)
+	execdirs []*execNode // the -execdir ... + nodes, by execNode.dirIdx (exec.go)
 }
 
 // Token kinds and precedences, as GNU find's tree.c has them.
@@ -156,7 +159,8 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if err := checkPreserveRoot(p.cfg, expr, roots); err != nil {
 		return nil, err
 	}
-	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras()}, nil
+	return &Command{Roots: roots, RootErrors: rootErrs, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras(),
+		gate: newQuitGate(expr), execdirs: execdirNodes(expr)}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
