@@ -18,9 +18,12 @@ package predicate
 //
 // Records that another worker buffered before this child started may
 // come after the child's output: in a parallel walk no order between
-// workers is defined. A -exec ... + batch is kept per worker, so that
-// every record its worker printed before adding a path to the batch is
-// written before the batch's child runs.
+// workers is defined. A -exec ... + batch is shared by the workers (see
+// "batches" below); one that runs at the end, the usual case, runs
+// after every record has been written, as GNU's does. One that fills up
+// during the walk runs after the records of the worker that filled it;
+// records other workers printed before adding their files may come
+// after its output.
 //
 // Batch sizes: a batch holds as much as the kernel takes (argRoom: a
 // quarter of the stack limit, 2 MiB by default, less the environment
@@ -131,10 +134,16 @@ func parseExec(p *parser, op string) error {
 			sawBraces, braceArg = true, a
 			braces++
 			if end == start && n.inDir {
-				// GNU 4.9 means to refuse this but its test never
-				// fires (it compares the index in the whole argv with
-				// 0); gfind refuses, as GNU's comment and message say.
-				return p.errorf("You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.")
+				// The command would be whatever file the walk found,
+				// which whoever can write to the tree chooses. GNU 4.9
+				// means to refuse this but its test never fires (it
+				// compares the index in the whole argv with 0) and runs
+				// ./NAME; GNU 4.10 fixed the test (start == end) and
+				// refuses any {} in the command name with this message.
+				return &ParseError{
+					Msg:  "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.",
+					Hint: "gfind follows GNU find 4.10's security fix here; GNU find 4.9 ran the file found as the command",
+				}
 			}
 		}
 	}
@@ -221,12 +230,12 @@ func argRoom(env []string) (int, bool) {
 
 func (n *execNode) Eval(e *walker.Entry, s *State) bool {
 	if n.multi {
-		if s.act() {
+		if s.act() && !s.Stopped() {
 			n.add(e, s)
 		}
 		return true // POSIX: -exec ... {} + is always true
 	}
-	if !s.act() {
+	if !s.act() || s.Stopped() {
 		return false // -quit: nothing runs after it
 	}
 	target, wd := string(e.Path), workDir{fd: -1}
@@ -659,7 +668,7 @@ func (n *execNode) enter(key string, s *State) *batch {
 // leave counts a worker out of b's directory and runs b if it was the
 // last one. After -quit (or a stop) the batch is left for Close.
 func (n *execNode) leave(b *batch, s *State) {
-	ok := s.act() // running the batch is an action; the gate comes before n.mu
+	ok := s.act() && !s.Stopped() // running the batch is an action; the gate comes before n.mu
 	n.mu.Lock()
 	b.users--
 	if b.users > 0 || !ok && len(b.files) > 0 {

@@ -52,23 +52,34 @@ func newQuitGate(expr Node) *quitGate {
 
 // act is called by every action before its effect (printing, writing
 // to a file, deleting, running or adding to a command): it reports
-// whether the action may happen. With a quitGate it takes the gate for
-// the rest of the evaluation, so that no -quit can come between this
-// action and the next ones of the same file.
+// whether -quit still lets the action happen. With a quitGate it takes
+// the gate for the rest of the evaluation, so that no -quit can come
+// between this action and the next ones of the same file. (A stop for
+// a signal or a write error is the Sink's, which refuses the records
+// itself; -exec checks Stopped too.) Without -quit it is one compare,
+// inlined.
 func (s *State) act() bool {
-	if s.gate != nil && !s.inGate {
+	return s.gate == nil || s.actGated()
+}
+
+func (s *State) actGated() bool {
+	if !s.inGate {
 		s.gate.mu.Lock()
 		s.inGate = true
 	}
-	return !s.Stopped()
+	return !s.gate.quit.Load() && !s.sink.Stopped()
 }
 
 // leaveGate ends the evaluation's hold on the gate, if it took it.
 func (s *State) leaveGate() {
 	if s.inGate {
-		s.inGate = false
-		s.gate.mu.Unlock()
+		s.unlockGate()
 	}
+}
+
+func (s *State) unlockGate() {
+	s.inGate = false
+	s.gate.mu.Unlock()
 }
 
 // quitNode is -quit: stop the whole walk now. Nothing happens after it,
