@@ -32,8 +32,7 @@ import (
 // Tests and the walk itself run outside the gate, in parallel; only
 // files that reach an action wait for each other, and only when there
 // is a -quit. Without -quit there is no gate and an action costs one
-// nil check and one atomic load (the Sink's stop flag, for a signal or
-// a write error).
+// nil check.
 type quitGate struct {
 	mu   sync.Mutex
 	quit atomic.Bool // set under mu; read without it to stop the walk
