@@ -649,6 +649,30 @@ func (s *State) enterDir(e *walker.Entry) {
 	x.cur, x.in = k, true
 }
 
+// dirBatch returns n's batch for e's directory. Visit has entered it
+// already, unless Eval is called alone or on a State made without n's
+// Command (tests), which then tracks n too.
+func (s *State) dirBatch(n *execNode, e *walker.Entry) *batch {
+	x := s.dirs
+	i := n.dirIdx
+	if x == nil || i >= len(x.nodes) || x.nodes[i] != n {
+		if x == nil {
+			x = &execdirState{}
+			s.dirs = x
+		}
+		if i = slices.Index(x.nodes, n); i < 0 {
+			i = len(x.nodes)
+			x.nodes = append(x.nodes, n)
+			x.held = append(x.held, nil)
+		}
+	}
+	s.enterDir(e)
+	if x.held[i] == nil {
+		x.held[i] = n.enter(x.cur, s)
+	}
+	return x.held[i]
+}
+
 // enter counts a worker in the directory key and returns its batch.
 func (n *execNode) enter(key string, s *State) *batch {
 	n.mu.Lock()
@@ -697,8 +721,7 @@ func (n *execNode) add(e *walker.Entry, s *State) {
 	need := len(target) + 1 + ptrSize
 	var b *batch
 	if n.inDir {
-		s.enterDir(e) // done by Visit already, unless Eval is called alone
-		b = s.dirs.held[n.dirIdx]
+		b = s.dirBatch(n, e)
 	}
 	n.mu.Lock()
 	if !n.inDir {

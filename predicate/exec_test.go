@@ -645,3 +645,24 @@ func mustGetwd(t *testing.T) string {
 	}
 	return wd
 }
+
+// TestExecdirBatchAlone: -execdir ... + evaluated on a State that does
+// not know the node (made without its Command) still batches per
+// directory.
+func TestExecdirBatchAlone(t *testing.T) {
+	root := dirsTree(t, 2, 3)
+	list := filepath.Join(t.TempDir(), "list")
+	cmd, err := Parse([]string{root, "-execdir", "sh", "-c", `echo "$#" >>` + list, "sh", "{}", "+"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestState()
+	for _, p := range []string{"d00/f000", "d00/f001", "d01/f000", "d01/f001", "d01/f002"} {
+		cmd.Expr.Eval(walker.Synthetic(filepath.Join(root, p), 2, walker.TypeRegular, &unix.Stat_t{}, nil), s)
+	}
+	cmd.Close()
+	got, err := os.ReadFile(list)
+	if err != nil || string(got) != "2\n3\n" {
+		t.Errorf("children got %q (%v), want 2 then 3 files", got, err)
+	}
+}

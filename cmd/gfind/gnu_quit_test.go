@@ -47,6 +47,7 @@ func makeDirs(t *testing.T, root, name string, dirs, files int, suffix string) {
 // printed to standard output or to an -fprint file, one -ok question,
 // one file deleted.
 func TestQuitOneActionParallel(t *testing.T) {
+	t.Parallel()
 	gnu := gnuFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
@@ -79,6 +80,7 @@ func TestQuitOneActionParallel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
 			run := func(prog, name string, args []string) (findResult, []string) {
 				out := filepath.Join(t.TempDir(), "out")
 				argv := slices.Clone(args)
@@ -124,6 +126,7 @@ func TestQuitOneActionParallel(t *testing.T) {
 // TestQuitDeleteParallel: `-j8 w -type f -print -delete -quit` deletes
 // one file, the one it printed, in every run, as GNU find does.
 func TestQuitDeleteParallel(t *testing.T) {
+	t.Parallel()
 	gnu := gnuFind(t)
 	gfind := gfindBin(t)
 	args := shellWords("w -type f -print -delete -quit")
@@ -163,6 +166,7 @@ func TestQuitDeleteParallel(t *testing.T) {
 // batch line with no printed line, and a printed file left out of the
 // batch as the reverse.
 func TestQuitPendingBatchParallel(t *testing.T) {
+	t.Parallel()
 	gnu := gnuFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
@@ -172,6 +176,7 @@ func TestQuitPendingBatchParallel(t *testing.T) {
 		"w -type f -print -execdir printf B%s\\n {} + -name f025 -quit",
 	} {
 		t.Run(args, func(t *testing.T) {
+			t.Parallel()
 			argv := shellWords(args)
 			check := func(name string, r findResult) {
 				t.Helper()
@@ -214,6 +219,7 @@ func TestQuitPendingBatchParallel(t *testing.T) {
 // "total" line per command). -execdir ... + runs once per directory,
 // here 80 times, in GNU and in gfind. Every file is passed once.
 func TestExecPlusOneCommandParallel(t *testing.T) {
+	t.Parallel()
 	gnu := gnuFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
@@ -241,6 +247,7 @@ func TestExecPlusOneCommandParallel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
 			args := shellWords(c.args)
 			want := runWith(t, root, execEnv(), "", gnu, "find", args)
 			wantN, wantFiles := count(want, c.command)
