@@ -9,6 +9,9 @@ type printNode struct {
 }
 
 func (n *printNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false
+	}
 	s.Out.Print(e.Path, n.term)
 	return true
 }
@@ -30,18 +33,3 @@ func (pruneNode) Eval(e *walker.Entry, s *State) bool {
 
 func (pruneNode) Facts() Facts   { return Facts{Prob: 1} }
 func (pruneNode) Args() []string { return []string{"-prune"} }
-
-// quitNode is -quit: stop the whole walk now. What this worker printed
-// before is flushed first; nothing is printed after it, by any worker.
-// Then this worker's pending -exec ... + batches run, as GNU's cleanup
-// does (other workers' run at the end, in Command.Close).
-type quitNode struct{}
-
-func (quitNode) Eval(e *walker.Entry, s *State) bool {
-	s.Out.FlushAndStop()
-	s.runPending()
-	return true
-}
-
-func (quitNode) Facts() Facts   { return Facts{Prob: 1} }
-func (quitNode) Args() []string { return []string{"-quit"} }

@@ -64,6 +64,9 @@ type colorPrintNode struct {
 }
 
 func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false
+	}
 	name := n.cz.nameColor(e, s)
 	s.Out.PrintColored(e.Path, e.NameOff, n.cz.dir, name, n.cz.reset)
 	return true

@@ -63,6 +63,9 @@ func parseDelete(p *parser, op string) error {
 }
 
 func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false // -quit: nothing is deleted after it
+	}
 	name := e.AtName()
 	if e.DirFD() == unix.AT_FDCWD && string(name) == "." {
 		return true // GNU never removes the starting point "."

@@ -18,9 +18,12 @@ package predicate
 //
 // Records that another worker buffered before this child started may
 // come after the child's output: in a parallel walk no order between
-// workers is defined. A -exec ... + batch is kept per worker, so that
-// every record its worker printed before adding a path to the batch is
-// written before the batch's child runs.
+// workers is defined. A -exec ... + batch is shared by the workers (see
+// "batches" below); one that runs at the end, the usual case, runs
+// after every record has been written, as GNU's does. One that fills up
+// during the walk runs after the records of the worker that filled it;
+// records other workers printed before adding their files may come
+// after its output.
 //
 // Batch sizes: a batch holds as much as the kernel takes (argRoom: a
 // quarter of the stack limit, 2 MiB by default, less the environment
@@ -32,16 +35,15 @@ package predicate
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -96,13 +98,14 @@ type execNode struct {
 	// program's argument area: the kernel's limit less the environment,
 	// the headroom, the command's own words and room for its path.
 	room int
-	// seq orders the nodes as parsed, the order in which -quit runs
-	// their pending batches (GNU's complete_pending_execs walks the
-	// tree left to right).
-	seq uint64
+	// dirIdx is, for -execdir ... +, the node's index in
+	// Command.execdirs and execdirState.held.
+	dirIdx int
 
-	mu      sync.Mutex
-	batches []*batch // every batch made, one per worker, for Close
+	// mu guards the batches: cur, dirs and what they hold.
+	mu   sync.Mutex
+	cur  *batch            // -exec ... +: the batch every worker adds to
+	dirs map[string]*batch // -execdir ... +: per directory (see enterDir)
 }
 
 func parseExec(p *parser, op string) error {
@@ -131,10 +134,16 @@ func parseExec(p *parser, op string) error {
 			sawBraces, braceArg = true, a
 			braces++
 			if end == start && n.inDir {
-				// GNU 4.9 means to refuse this but its test never
-				// fires (it compares the index in the whole argv with
-				// 0); gfind refuses, as GNU's comment and message say.
-				return p.errorf("You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.")
+				// The command would be whatever file the walk found,
+				// which whoever can write to the tree chooses. GNU 4.9
+				// means to refuse this but its test never fires (it
+				// compares the index in the whole argv with 0) and runs
+				// ./NAME; GNU 4.10 fixed the test (start == end) and
+				// refuses any {} in the command name with this message.
+				return &ParseError{
+					Msg:  "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.",
+					Hint: "gfind follows GNU find 4.10's security fix here; GNU find 4.9 ran the file found as the command",
+				}
 			}
 		}
 	}
@@ -168,13 +177,10 @@ func parseExec(p *parser, op string) error {
 	for _, w := range n.cmd {
 		n.room -= len(w) + 1 + ptrSize
 	}
-	n.seq = execSeq.Add(1)
 	p.i = end + 1
 	p.push(n)
 	return nil
 }
-
-var execSeq atomic.Uint64
 
 // checkPathSafety is GNU's check_path_safety for -execdir and -okdir: a
 // command looked up in $PATH must not be found relative to the
@@ -224,12 +230,12 @@ func argRoom(env []string) (int, bool) {
 
 func (n *execNode) Eval(e *walker.Entry, s *State) bool {
 	if n.multi {
-		if !s.Stopped() {
+		if s.act() && !s.Stopped() {
 			n.add(e, s)
 		}
 		return true // POSIX: -exec ... {} + is always true
 	}
-	if s.Stopped() {
+	if !s.act() || s.Stopped() {
 		return false // -quit: nothing runs after it
 	}
 	target, wd := string(e.Path), workDir{fd: -1}
@@ -567,15 +573,30 @@ func lookPath(name string) (string, error) {
 }
 
 // -exec ... + and -execdir ... +: batches.
+//
+// Each -exec ... + has one batch, shared by every worker, and each
+// -execdir ... + one per directory, shared by the workers visiting that
+// directory. A batch runs when the next file would not fit (the room
+// the kernel leaves), for -execdir when the walk leaves its directory,
+// and otherwise at the end (Command.Close): files that fit in one
+// command line get one child, whatever the number of workers, as in
+// GNU find.
+//
+// -execdir under a parallel walk: a worker is "in" the directory of the
+// entry it last visited. It leaves it when it visits an entry of
+// another directory (State.enterDir, before evaluating that entry, as
+// GNU runs its pending -execdir batches when the walk moves on). A
+// directory's batch runs when the last worker in it leaves, so memory
+// stays bounded: at most one batch per worker and -execdir node, each
+// at most the kernel's argument room, plus what -quit or a stop leaves
+// for Close. A directory whose entries several workers visit one after
+// the other (a huge directory handed out in getdents chunks) may get
+// more than one child; GNU's gets one per stretch of the walk between
+// subdirectories. With one worker (-j1) the batches run exactly where
+// GNU runs them.
 
-// execState is one worker's pending batches.
-type execState struct {
-	batches map[*execNode]*batch
-	all     []*batch // the same, in the order of their nodes
-	dir     []*batch // the -execdir ones, checked before each visit
-}
-
-// A batch collects the files of one -exec ... + for one worker.
+// A batch collects files for one command: a child, or a few when the
+// kernel refuses the whole (see run).
 type batch struct {
 	n     *execNode
 	sink  *output.Sink
@@ -587,39 +608,116 @@ type batch struct {
 	// owned by the batch, or a path for a starting point's directory).
 	key string
 	wd  workDir
+	// users counts, for -execdir, the workers whose current directory
+	// this is; the batch runs when the last one leaves (under n.mu).
+	users int
 }
 
-// batchFor returns the worker's batch for n, making it on first use.
-func (s *State) batchFor(n *execNode) *batch {
-	if s.exec == nil {
-		s.exec = &execState{batches: map[*execNode]*batch{}}
-	}
-	b := s.exec.batches[n]
-	if b == nil {
-		b = &batch{n: n, sink: s.sink, diag: s.Diag, wd: workDir{fd: -1}}
-		s.exec.batches[n] = b
-		i, _ := slices.BinarySearchFunc(s.exec.all, n.seq, func(b *batch, seq uint64) int { return cmp.Compare(b.n.seq, seq) })
-		s.exec.all = slices.Insert(s.exec.all, i, b)
-		if n.inDir {
-			s.exec.dir = append(s.exec.dir, b)
+// execdirState is one worker's place among the -execdir ... + batches.
+type execdirState struct {
+	nodes []*execNode // the Command's -execdir ... + nodes
+	held  []*batch    // per node, the batch of the directory this worker is in
+	cur   string      // that directory, as dirKey names it
+	in    bool        // cur is set
+}
+
+// execdirNodes returns the -execdir ... + nodes of expr and numbers
+// them (execNode.dirIdx).
+func execdirNodes(expr Node) []*execNode {
+	var nodes []*execNode
+	forEachNode(expr, func(n Node) {
+		if x, ok := n.(*execNode); ok && x.multi && x.inDir {
+			x.dirIdx = len(nodes)
+			nodes = append(nodes, x)
 		}
-		n.mu.Lock()
-		n.batches = append(n.batches, b)
-		n.mu.Unlock()
+	})
+	return nodes
+}
+
+// enterDir makes e's directory the worker's current one for the
+// -execdir ... + batches, leaving the one it was in: a batch whose last
+// worker leaves runs now (leave). Called before e is evaluated, so that
+// `-print -execdir echo {} +` shows a directory's batch before the paths
+// that follow it, as GNU does.
+func (s *State) enterDir(e *walker.Entry) {
+	x := s.dirs
+	key := dirKey(e)
+	if x.in && string(key) == x.cur {
+		return
 	}
+	k := string(key)
+	for i, n := range x.nodes {
+		if b := x.held[i]; b != nil {
+			n.leave(b, s)
+		}
+		x.held[i] = n.enter(k, s)
+	}
+	x.cur, x.in = k, true
+}
+
+// dirBatch returns n's batch for e's directory. Visit has entered it
+// already, unless Eval is called alone or on a State made without n's
+// Command (tests), which then tracks n too.
+func (s *State) dirBatch(n *execNode, e *walker.Entry) *batch {
+	x := s.dirs
+	i := n.dirIdx
+	if x == nil || i >= len(x.nodes) || x.nodes[i] != n {
+		if x == nil {
+			x = &execdirState{}
+			s.dirs = x
+		}
+		if i = slices.Index(x.nodes, n); i < 0 {
+			i = len(x.nodes)
+			x.nodes = append(x.nodes, n)
+			x.held = append(x.held, nil)
+		}
+	}
+	s.enterDir(e)
+	if x.held[i] == nil {
+		x.held[i] = n.enter(x.cur, s)
+	}
+	return x.held[i]
+}
+
+// enter counts a worker in the directory key and returns its batch.
+func (n *execNode) enter(key string, s *State) *batch {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.dirs == nil {
+		n.dirs = map[string]*batch{}
+	}
+	b := n.dirs[key]
+	if b == nil {
+		b = &batch{n: n, sink: s.sink, diag: s.Diag, key: key, wd: workDir{fd: -1}}
+		n.dirs[key] = b
+	}
+	b.users++
 	return b
 }
 
-// add puts e's path in the worker's batch, running the batch first if
-// the path would not fit, or (-execdir) if it is for another directory.
+// leave counts a worker out of b's directory and runs b if it was the
+// last one. After -quit (or a stop) the batch is left for Close.
+func (n *execNode) leave(b *batch, s *State) {
+	ok := s.act() && !s.Stopped() // running the batch is an action; the gate comes before n.mu
+	n.mu.Lock()
+	b.users--
+	if b.users > 0 || !ok && len(b.files) > 0 {
+		n.mu.Unlock()
+		return
+	}
+	delete(n.dirs, b.key)
+	n.mu.Unlock()
+	if len(b.files) > 0 {
+		b.run(s.Out)
+	}
+}
+
+// add puts e's path in n's batch (for -execdir, the one of e's
+// directory), running the batch first if the path would not fit.
 func (n *execNode) add(e *walker.Entry, s *State) {
-	b := s.batchFor(n)
 	target, wd := string(e.Path), workDir{fd: -1}
 	if n.inDir {
 		target, wd = execdirTarget(e)
-		if len(b.files) > 0 && b.key != string(dirKey(e)) {
-			b.run(s.Out)
-		}
 	}
 	if len(target) >= maxArgStrlen {
 		s.Out.Flush()
@@ -627,32 +725,57 @@ func (n *execNode) add(e *walker.Entry, s *State) {
 		return
 	}
 	need := len(target) + 1 + ptrSize
-	if len(b.files) > 0 && b.size+need > n.room {
-		b.run(s.Out)
+	var b *batch
+	if n.inDir {
+		b = s.dirBatch(n, e)
 	}
-	if len(b.files) == 0 && n.inDir {
-		b.key = string(dirKey(e))
-		b.wd = wd
-		if wd.fd >= 0 {
-			// The walk closes its descriptor when it leaves the
-			// directory; the batch may run later.
-			// Without a descriptor to spare, the path will do.
-			fd, err := unix.FcntlInt(uintptr(wd.fd), unix.F_DUPFD_CLOEXEC, 3)
-			if err != nil {
-				fd = -1
-			}
-			b.wd.fd = fd
+	n.mu.Lock()
+	if !n.inDir {
+		if n.cur == nil {
+			n.cur = &batch{n: n, sink: s.sink, diag: s.Diag, wd: workDir{fd: -1}}
 		}
+		b = n.cur
+	}
+	for len(b.files) > 0 && b.size+need > n.room {
+		// Full: this worker runs what it holds, outside n.mu, while the
+		// others go on filling the batch afresh.
+		full := b.detach()
+		n.mu.Unlock()
+		full.run(s.Out)
+		n.mu.Lock()
+	}
+	if len(b.files) == 0 && wd.fd >= 0 {
+		// The walk closes its descriptor when it leaves the directory;
+		// the batch may run later. Without a descriptor to spare, the
+		// path will do.
+		fd, err := unix.FcntlInt(uintptr(wd.fd), unix.F_DUPFD_CLOEXEC, 3)
+		if err != nil {
+			fd = -1
+		}
+		wd.fd = fd
+	}
+	if len(b.files) == 0 {
+		b.wd = wd
 	}
 	b.files = append(b.files, target)
 	b.size += need
+	n.mu.Unlock()
+}
+
+// detach moves b's files (and working directory) to a new batch, to be
+// run by the caller alone, and leaves b empty. n.mu is held.
+func (b *batch) detach() *batch {
+	full := &batch{n: b.n, sink: b.sink, diag: b.diag, files: b.files, size: b.size, key: b.key, wd: b.wd}
+	b.files, b.size, b.wd = nil, 0, workDir{fd: -1}
+	return full
 }
 
 // run runs the batch's command with its files, as many children as it
 // takes, and empties it. A child that execve refuses for the size of
 // its arguments (E2BIG: nothing ran) is retried with half as many
 // files, so every file is passed exactly once. out, when not nil, is
-// the running worker's Buffer, written first.
+// the running worker's Buffer, written first. The caller has the batch
+// to itself: detached, out of n.dirs, or at Close.
 func (b *batch) run(out *output.Buffer) {
 	n := b.n
 	files := b.files
@@ -678,43 +801,26 @@ func (b *batch) run(out *output.Buffer) {
 	if b.wd.fd >= 0 {
 		unix.Close(b.wd.fd)
 	}
-	b.wd, b.key = workDir{fd: -1}, ""
-}
-
-// beforeVisit runs the worker's -execdir ... + batches whose directory
-// is not e's, before e is evaluated: GNU runs them when the walk changes
-// level, before the next file, so that `-print -execdir echo {} +` shows
-// a directory's batch before the paths that follow it.
-func (x *execState) beforeVisit(e *walker.Entry, s *State) {
-	for _, b := range x.dir {
-		if len(b.files) > 0 && b.key != string(dirKey(e)) {
-			b.run(s.Out)
-		}
-	}
-}
-
-// runPending runs the worker's pending batches (for -quit).
-func (s *State) runPending() {
-	if s.exec == nil {
-		return
-	}
-	for _, b := range s.exec.all {
-		if len(b.files) > 0 {
-			b.run(s.Out)
-		}
-	}
+	b.wd = workDir{fd: -1}
 }
 
 // close runs every batch still pending, once the walk is over and every
-// worker's Buffer has been flushed.
+// worker's Buffer has been flushed: -exec's, then -execdir's by
+// directory name.
 func (n *execNode) close() error {
 	n.mu.Lock()
-	batches := n.batches
-	n.mu.Unlock()
-	for _, b := range batches {
-		if len(b.files) > 0 {
-			b.run(nil)
+	var pending []*batch
+	if n.cur != nil && len(n.cur.files) > 0 {
+		pending = append(pending, n.cur)
+	}
+	for _, k := range slices.Sorted(maps.Keys(n.dirs)) {
+		if b := n.dirs[k]; len(b.files) > 0 {
+			pending = append(pending, b)
 		}
+	}
+	n.mu.Unlock()
+	for _, b := range pending {
+		b.run(nil)
 	}
 	return nil
 }

@@ -488,7 +488,6 @@ func TestExecBatch(t *testing.T) {
 		if k := strings.Count(string(counts), "\n"); !wantChildren(k) {
 			t.Errorf("%d children", k)
 		}
-		n.batches = nil
 	}
 	var paths []string
 	for i := range 3000 {
@@ -536,8 +535,8 @@ func TestExecArgTooLong(t *testing.T) {
 	}
 }
 
-// TestQuitRunsPending: -quit runs the worker's pending batch before the
-// walk stops; Close runs what is left.
+// TestQuitRunsPending: the batch pending at -quit runs (at Close), and
+// so does every batch without -quit.
 func TestQuitRunsPending(t *testing.T) {
 	root := smallTree(t)
 	r := runCommand(t, 1, "", root, "-exec", "echo", "{}", "+", "-name", "4", "-quit")
@@ -564,5 +563,112 @@ func TestExecSemicolonTooBig(t *testing.T) {
 	r := runCommand(t, 1, "", append(args, ";", "-o", "-print")...)
 	if r.stdout != f+"\n" || r.stderr != "gfind: 'true': Argument list too long\n" || r.failed {
 		t.Errorf("got %q, %q, failed %v", r.stdout, r.stderr, r.failed)
+	}
+}
+
+// dirsTree makes root/dNN/fNNN, dirs directories of files files, and
+// returns root.
+func dirsTree(t *testing.T, dirs, files int) string {
+	t.Helper()
+	root := t.TempDir()
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range files {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", f)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+// TestQuitGateParallel: with 8 workers on files that all match, the
+// actions before -quit happen for one file only (the gate, quit.go), an
+// -fprint file gets that file's record only, and a pending batch holds
+// exactly the files evaluated before the -quit. Run under -race too.
+func TestQuitGateParallel(t *testing.T) {
+	root := dirsTree(t, 16, 20)
+	for i := range 10 {
+		r := runCommand(t, 8, "", root, "-type", "f", "-exec", "echo", "X", "{}", ";", "-quit")
+		if n := strings.Count(r.stdout, "X "); n != 1 {
+			t.Fatalf("run %d: %d commands ran: %q", i+1, n, r.stdout)
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		r = runCommand(t, 8, "", root, "-type", "f", "-fprint", out, "-print", "-quit")
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(b), "\n") != 1 || string(b) != r.stdout {
+			t.Fatalf("run %d: -fprint wrote %q, -print %q", i+1, b, r.stdout)
+		}
+		r = runCommand(t, 8, "", root, "-type", "f", "-print", "-exec", "printf", "B%s\\n", "{}", "+", "-name", "f010", "-quit")
+		var printed, batched []string
+		for _, l := range sortedLines(r.stdout) {
+			if b, ok := strings.CutPrefix(l, "B"); ok {
+				batched = append(batched, b)
+			} else {
+				printed = append(printed, l)
+			}
+		}
+		if !slices.Equal(printed, batched) || len(printed) == 0 {
+			t.Fatalf("run %d: printed %q, batch %q", i+1, printed, batched)
+		}
+	}
+}
+
+// TestExecBatchSharedParallel: 8 workers share one -exec ... + batch and
+// one -execdir ... + batch per directory: 320 files give one command,
+// and 16 directories 16 (each with its directory's 20 files).
+func TestExecBatchSharedParallel(t *testing.T) {
+	root := dirsTree(t, 16, 20)
+	script := `echo "#$# $(basename "$PWD")"`
+	for i := range 5 {
+		r := runCommand(t, 8, "", root, "-type", "f", "-exec", "sh", "-c", script, "sh", "{}", "+")
+		if got := sortedLines(r.stdout); len(got) != 1 || got[0] != "#320 "+filepath.Base(mustGetwd(t)) {
+			t.Fatalf("run %d: -exec ... + children: %q", i+1, got)
+		}
+		r = runCommand(t, 8, "", root, "-type", "f", "-execdir", "sh", "-c", script, "sh", "{}", "+")
+		got := sortedLines(r.stdout)
+		var want []string
+		for d := range 16 {
+			want = append(want, fmt.Sprintf("#20 d%02d", d))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("run %d: -execdir ... + children: %q, want %q", i+1, got, want)
+		}
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
+// TestExecdirBatchAlone: -execdir ... + evaluated on a State that does
+// not know the node (made without its Command) still batches per
+// directory.
+func TestExecdirBatchAlone(t *testing.T) {
+	root := dirsTree(t, 2, 3)
+	list := filepath.Join(t.TempDir(), "list")
+	cmd, err := Parse([]string{root, "-execdir", "sh", "-c", `echo "$#" >>` + list, "sh", "{}", "+"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestState()
+	for _, p := range []string{"d00/f000", "d00/f001", "d01/f000", "d01/f001", "d01/f002"} {
+		cmd.Expr.Eval(walker.Synthetic(filepath.Join(root, p), 2, walker.TypeRegular, &unix.Stat_t{}, nil), s)
+	}
+	cmd.Close()
+	got, err := os.ReadFile(list)
+	if err != nil || string(got) != "2\n3\n" {
+		t.Errorf("children got %q (%v), want 2 then 3 files", got, err)
 	}
 }

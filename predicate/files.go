@@ -196,6 +196,9 @@ type fprintNode struct {
 }
 
 func (n *fprintNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false
+	}
 	b, _ := s.out(n.file)
 	b.Print(e.Path, n.term) // a whole record: quoted on a terminal
 	if n.file.stderr {

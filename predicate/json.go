@@ -58,8 +58,8 @@ type jsonNode struct {
 }
 
 func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
-	if s.Stopped() {
-		return true // nothing would be written
+	if !s.act() {
+		return false // nothing would be written
 	}
 	st, ok := s.stat(e)
 	// The record is appended straight into the Buffer's spare capacity

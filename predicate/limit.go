@@ -12,11 +12,11 @@ import (
 // A match is an entry for which the whole expression was true, whatever
 // it printed: in "gfind . -name '*.go'" (implicit -print) every match is
 // one printed line, and in "gfind . -print -false" nothing is a match.
-// -limit N ends the walk after the Nth match. Unlike -quit, which drops
-// what other workers have not written yet, every match's output is
-// written: exactly N records for an expression that prints once per
-// match, with any number of workers. Pending -exec ... + batches run at
-// the end, as after -quit.
+// -limit N ends the walk after the Nth match. Unlike -quit, after which
+// the files other workers are evaluating do nothing more (quit.go),
+// every match's output is written: exactly N records for an expression
+// that prints once per match, with any number of workers. Pending
+// -exec ... + batches run at the end, as after -quit.
 
 func init() {
 	table["limit"] = entry{kindOption, parseLimit}

@@ -71,6 +71,9 @@ func grow(w *atomic.Int64, n int) {
 }
 
 func (n *lsNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false
+	}
 	st, ok := s.stat(e)
 	if !ok {
 		return false

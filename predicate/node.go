@@ -55,15 +55,22 @@ type State struct {
 
 	follow  walker.Follow    // -P, -H or -L: which status the tests see
 	prune   bool             // set by -prune for the entry being evaluated
-	exec    *execState       // this worker's -exec ... + batches (exec.go)
+	dirs    *execdirState    // this worker's place in the -execdir ... + batches (exec.go)
 	files   []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
 	limit   *limiter         // -limit's shared count, or nil (limit.go)
 	matches int64            // entries the whole expression was true for
+
+	gate   *quitGate // orders the actions against -quit, or nil without one (quit.go)
+	inGate bool      // this evaluation holds gate
 }
 
 // NewState returns the state for one worker of cmd writing through sink.
 func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
-	return &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow, limit: cmd.lim}
+	s := &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow, limit: cmd.lim, gate: cmd.gate}
+	if len(cmd.execdirs) > 0 {
+		s.dirs = &execdirState{nodes: cmd.execdirs, held: make([]*batch, len(cmd.execdirs))}
+	}
+	return s
 }
 
 // stat returns the status the tests see for e, as GNU's options.xstat:
@@ -109,8 +116,11 @@ func (s *State) reportStat(e *walker.Entry, err error) {
 	}
 }
 
-// Stopped reports whether -quit or a write error ended the walk.
-func (s *State) Stopped() bool { return s.sink.Stopped() }
+// Stopped reports whether -quit, a write error or a signal ended the
+// walk.
+func (s *State) Stopped() bool {
+	return s.sink.Stopped() || s.gate != nil && s.gate.quit.Load()
+}
 
 // Visit evaluates the expression on e and tells the walker what to do
 // next: Prune when -prune was true on a directory, Stop after -quit.
@@ -119,17 +129,18 @@ func (s *State) Visit(expr Node, e *walker.Entry) walker.Action {
 	if s.limit != nil && !s.limit.acquire() {
 		return walker.Stop
 	}
-	if s.exec != nil && len(s.exec.dir) > 0 {
-		s.exec.beforeVisit(e, s)
+	if s.dirs != nil {
+		s.enterDir(e) // may run the batches of the directory left (exec.go)
 	}
 	matched := expr.Eval(e, s)
+	s.leaveGate()
 	if matched {
 		s.matches++
 	}
 	switch {
 	case s.limit != nil && s.limit.release(matched):
 		return walker.Stop // the Nth match (limit.go)
-	case s.sink.Stopped():
+	case s.Stopped():
 		return walker.Stop
 	case s.prune:
 		return walker.Prune

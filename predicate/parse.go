@@ -75,6 +75,9 @@ type Command struct {
 	// ExcludeFunc.
 	Exclude Node
 	Extras  // gfind's -limit and -noerror (limit.go)
+
+	gate     *quitGate   // when the expression has -quit (quit.go)
+	execdirs []*execNode // the -execdir ... + nodes, by execNode.dirIdx (exec.go)
 }
 
 // Token kinds and precedences, as GNU find's tree.c has them.
@@ -165,7 +168,8 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		// before a refused one have been walked by then.
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
-	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras()}, nil
+	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras(),
+		gate: newQuitGate(expr), execdirs: execdirNodes(expr)}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:

@@ -29,6 +29,9 @@ type printfNode struct {
 }
 
 func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
+	if !s.act() {
+		return false
+	}
 	n.envOnce.Do(func() {
 		n.env.Follow = s.follow
 		n.env.Diag = s.Diag

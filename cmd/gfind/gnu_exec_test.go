@@ -263,7 +263,7 @@ func TestExecPlusEveryPathOnce(t *testing.T) {
 	const n = 60000
 	root := testtree.Make(t, testtree.Wide(n))
 	args := []string{"wide", "-type", "f", "-exec", "sh", "-c", `echo "#$#"; printf '%s\n' "$@"`, "sh", "{}", "+"}
-	check := func(name string, r findResult) {
+	check := func(name string, r findResult) int {
 		t.Helper()
 		if r.code != 0 || r.stderr != "" {
 			t.Errorf("%s: exit status %d, stderr %q", name, r.code, r.stderr)
@@ -282,17 +282,22 @@ func TestExecPlusEveryPathOnce(t *testing.T) {
 			p := fmt.Sprintf("wide/f%06d", i)
 			if seen[p] != 1 {
 				t.Errorf("%s: %s passed %d times", name, p, seen[p])
-				return
+				return len(sizes)
 			}
 		}
 		if len(seen) != n {
 			t.Errorf("%s: %d distinct paths passed, want %d", name, len(seen), n)
 		}
 		t.Logf("%s: %d children, files per child %v", name, len(sizes), sizes)
+		return len(sizes)
 	}
 	gfind := gfindBin(t)
-	check("gfind", runWith(t, root, execEnv(), "", gfind, "gfind", args))
-	check("gfind -j1", runWith(t, root, execEnv(), "", gfind, "gfind", append([]string{"-j1"}, args...)))
+	// The workers share one batch: names of one length pack the same way
+	// in any order.
+	par := check("gfind -j4", runWith(t, root, execEnv(), "", gfind, "gfind", append([]string{"-j4"}, args...)))
+	if serial := check("gfind -j1", runWith(t, root, execEnv(), "", gfind, "gfind", append([]string{"-j1"}, args...))); par != serial {
+		t.Errorf("gfind -j4 starts %d children, -j1 %d", par, serial)
+	}
 	if gnu, err := findGNU(); err == nil {
 		check("GNU find", runWith(t, root, execEnv(), "", gnu, "find", args))
 	}

@@ -115,7 +115,7 @@ func run(args []string) int {
 	// with one is reported in its place.
 	roots := cmd.NextRoot(diag)
 	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
-		if sink.Stopped() {
+		if states[e.Worker].Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
 		if e.Err != nil {
