@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -422,13 +423,7 @@ type cOracle struct{ bin string }
 
 func newCOracle(t *testing.T) *cOracle {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		cc, err = exec.LookPath("gcc")
-	}
-	if err != nil {
-		t.Skipf("no C compiler for the glibc printf oracle: %v", err)
-	}
+	cc := testtool.Need(t, "cc", "gcc")
 	dir := t.TempDir()
 	src, bin := filepath.Join(dir, "oracle.c"), filepath.Join(dir, "oracle")
 	if err := os.WriteFile(src, []byte(cOracleSrc), 0o644); err != nil {
