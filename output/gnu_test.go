@@ -254,7 +254,7 @@ func TestStyleFromEnvMatchesGNU(t *testing.T) {
 	find := testtool.GNUFind(t)
 	const cutf8 = defaultLocaleDir + "/C.utf8"
 	if _, err := os.Stat(cutf8 + "/LC_CTYPE"); err != nil {
-		t.Skip("C.utf8 is not installed in " + defaultLocaleDir)
+		testtool.Missing(t, "locale C.utf8", "libc-bin", err)
 	}
 	loc := t.TempDir()
 	copyDir(t, cutf8, filepath.Join(loc, "xx_YY.utf8"))

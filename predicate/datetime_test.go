@@ -113,9 +113,10 @@ var dateTests = []struct {
 }
 
 func dateLoc(t testing.TB, name string) *time.Location {
+	t.Helper()
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		t.Skipf("no time zone %s: %v", name, err)
+		testtool.Missing(t, "time zone "+name, "tzdata", err)
 	}
 	return loc
 }

@@ -353,7 +353,7 @@ func TestAgainstGNUTime(t *testing.T) {
 	root := makeTimeTree(t)
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
-		t.Skipf("no America/New_York zone: %v", err)
+		testtool.Missing(t, "time zone America/New_York", "tzdata", err)
 	}
 
 	run := func(t *testing.T, cases []gnuCase, loc *time.Location, gnu, gfind string, restamp bool) {
