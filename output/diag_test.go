@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 )
 
@@ -187,14 +188,11 @@ func TestStrerror(t *testing.T) {
 // TestStrerrorMatchesLibc compares every errno with the C library's
 // strerror, through Python's os.strerror, where python3 exists.
 func TestStrerrorMatchesLibc(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
+	py := testtool.Need(t, "python3", "python3")
 	const max = 140
 	out, err := exec.Command(py, "-c", "import os\nfor i in range("+strconv.Itoa(max)+"): print(os.strerror(i))").Output()
 	if err != nil {
-		t.Skipf("python3: %v", err)
+		t.Fatalf("python3: %v", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(lines) != max {

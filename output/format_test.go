@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -155,11 +156,11 @@ func TestFormat(t *testing.T) {
 // time.
 func TestFormatLocalTime(t *testing.T) {
 	if _, err := os.Stat("/usr/share/zoneinfo/America/New_York"); err != nil {
-		t.Skip("no time zone database")
+		testtool.Missing(t, "the time zone database", "tzdata", err)
 	}
 	loc, err := time.LoadLocation("America/New_York")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	setLocal(t, loc)
 	e := walker.Synthetic("f", 0, walker.TypeRegular, testStat(), nil)
@@ -422,13 +423,7 @@ type cOracle struct{ bin string }
 
 func newCOracle(t *testing.T) *cOracle {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		cc, err = exec.LookPath("gcc")
-	}
-	if err != nil {
-		t.Skipf("no C compiler for the glibc printf oracle: %v", err)
-	}
+	cc := testtool.Need(t, "cc", "gcc")
 	dir := t.TempDir()
 	src, bin := filepath.Join(dir, "oracle.c"), filepath.Join(dir, "oracle")
 	if err := os.WriteFile(src, []byte(cOracleSrc), 0o644); err != nil {

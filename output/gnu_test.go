@@ -13,25 +13,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
 // Differential tests: the same names through GNU find and through this
-// package must give the same bytes. They skip where GNU find is absent.
-
-// gnuFind returns the path of GNU find, or skips the test.
-func gnuFind(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("find")
-	if err != nil {
-		t.Skip("no find in PATH")
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil || !bytes.Contains(out, []byte("GNU findutils")) {
-		t.Skip("find is not GNU find")
-	}
-	return path
-}
+// package must give the same bytes. GNU find comes from testtool.GNUFind.
 
 // gnuStyles returns the locales to compare in: C always, C.UTF-8 when
 // it is installed (GNU find then quotes with U+2018).
@@ -42,8 +29,10 @@ func gnuStyles(t *testing.T, find string) map[Style]string {
 	out, _ := cmd.CombinedOutput()
 	if bytes.Contains(out, []byte("\u2018")) {
 		styles[StyleUTF8] = "C.UTF-8"
+	} else if testtool.CI() {
+		t.Error("C.UTF-8 is missing under CI (Debian package libc-bin has it)")
 	} else {
-		t.Log("C.UTF-8 is not installed; comparing the C locale only")
+		t.Log("C.UTF-8 is not installed (Debian package libc-bin); comparing the C locale only")
 	}
 	return styles
 }
@@ -111,7 +100,7 @@ func nameCorpus() []string {
 // TestQuoteMatchesGNU compares every corpus name's error line with GNU
 // find's, in C and (where installed) C.UTF-8.
 func TestQuoteMatchesGNU(t *testing.T) {
-	find := gnuFind(t)
+	find := testtool.GNUFind(t)
 	names := nameCorpus()
 	const dir = "/nonexistent-gfind-test/"
 	args := make([]string, len(names))
@@ -204,7 +193,7 @@ func readAll(m *os.File) <-chan []byte {
 // what GNU find prints to a terminal with what a terminal-mode Sink
 // prints.
 func TestQmarkMatchesGNU(t *testing.T) {
-	find := gnuFind(t)
+	find := testtool.GNUFind(t)
 	dir := t.TempDir()
 	var names []string
 	for _, n := range nameCorpus() {
@@ -262,10 +251,10 @@ func TestQmarkMatchesGNU(t *testing.T) {
 // checks that StyleFromEnv predicts its quotes. Locales are made with
 // LOCPATH and copies of the installed C.utf8.
 func TestStyleFromEnvMatchesGNU(t *testing.T) {
-	find := gnuFind(t)
+	find := testtool.GNUFind(t)
 	const cutf8 = defaultLocaleDir + "/C.utf8"
 	if _, err := os.Stat(cutf8 + "/LC_CTYPE"); err != nil {
-		t.Skip("C.utf8 is not installed in " + defaultLocaleDir)
+		testtool.Missing(t, "locale C.utf8", "libc-bin", err)
 	}
 	loc := t.TempDir()
 	copyDir(t, cutf8, filepath.Join(loc, "xx_YY.utf8"))
@@ -360,9 +349,12 @@ func copyFile(t *testing.T, from, to string) {
 // archive, not in directories. (The locales are built from POSIX data
 // in ASCII, which takes milliseconds; only their names matter here.)
 func TestLocaleArchive(t *testing.T) {
-	localedef, err := exec.LookPath("localedef")
-	if err != nil {
-		t.Skip("no localedef")
+	localedef := testtool.Need(t, "localedef", "libc-bin")
+	// The POSIX source and the ASCII charmap come with Debian's locales.
+	for _, src := range []string{"/usr/share/i18n/locales/POSIX", "/usr/share/i18n/charmaps/ANSI_X3.4-1968.gz"} {
+		if _, err := os.Stat(src); err != nil {
+			testtool.Missing(t, "localedef's "+filepath.Base(src), "locales", err)
+		}
 	}
 	prefix := t.TempDir()
 	dir := filepath.Join(prefix, "usr/lib/locale")
@@ -376,7 +368,7 @@ func TestLocaleArchive(t *testing.T) {
 		cmd := exec.Command(localedef, "--prefix="+prefix, "-c", "-i", "POSIX", "-f", "ANSI_X3.4-1968", name)
 		out, _ := cmd.CombinedOutput()
 		if _, err := os.Stat(archive); err != nil {
-			t.Skipf("localedef made no archive: %s", out)
+			t.Fatalf("localedef made no archive: %s", out)
 		}
 	}
 	names := readArchiveNames(archive)

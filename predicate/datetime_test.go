@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 // dateNow is the fixed "now" of the table: Monday 2026-11-30 04:50:30.25
@@ -111,9 +113,10 @@ var dateTests = []struct {
 }
 
 func dateLoc(t testing.TB, name string) *time.Location {
+	t.Helper()
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		t.Skipf("no time zone %s: %v", name, err)
+		testtool.Missing(t, "time zone "+name, "tzdata", err)
 	}
 	return loc
 }
@@ -159,9 +162,9 @@ var dateOracleInputs = []string{
 // date's answer must lie between ours computed just before and just
 // after it ran.
 func TestParseDatetimeAgainstDate(t *testing.T) {
-	out, err := exec.Command("date", "--version").Output()
-	if err != nil || !bytes.Contains(out, []byte("GNU coreutils")) {
-		t.Skip("no GNU date")
+	date := testtool.Need(t, "date", "coreutils")
+	if out, err := exec.Command(date, "--version").Output(); err != nil || !bytes.Contains(out, []byte("GNU coreutils")) {
+		testtool.Missing(t, "GNU date", "coreutils", fmt.Errorf("%s --version: %q, %v", date, out, err))
 	}
 	inputs := append([]string{}, dateOracleInputs...)
 	for _, tt := range dateTests {
@@ -175,7 +178,7 @@ func TestParseDatetimeAgainstDate(t *testing.T) {
 	for _, zone := range []string{"UTC", "America/New_York", "Australia/Lord_Howe"} {
 		loc := dateLoc(t, zone)
 		before := time.Now()
-		cmd := exec.Command("date", "-f", "-", "+%s.%N")
+		cmd := exec.Command(date, "-f", "-", "+%s.%N")
 		cmd.Env = []string{"TZ=" + zone, "LC_ALL=C"}
 		cmd.Stdin = strings.NewReader(stdin.String())
 		out, _ := cmd.Output() // exit status 1: some strings are invalid

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/output"
 	"golang.org/x/sys/unix"
 )
@@ -212,13 +213,7 @@ func permPatterns() []string {
 // GNU find, in one run, which of them each generated -perm argument
 // matches; compilePerm must agree on every pair.
 func TestPermAgainstGNU(t *testing.T) {
-	gnu, err := exec.LookPath("find")
-	if err != nil {
-		t.Skip("no find")
-	}
-	if out, err := exec.Command(gnu, "--version").Output(); err != nil || !bytes.Contains(out, []byte("GNU findutils")) {
-		t.Skip("find is not GNU find")
-	}
+	gnu := testtool.GNUFind(t)
 	tmp := t.TempDir()
 	for _, m := range permModes {
 		f := filepath.Join(tmp, fmt.Sprintf("f%04o", m))

@@ -11,6 +11,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 // glibcOracle is a C program that compiles patterns with glibc's
@@ -71,12 +73,9 @@ var rxTokens = []string{"a", "b", "A", "_", "-", ".", "*", "+", "?", `\`, "(", "
 // TestRegexAgainstGlibc compares compileGNURegex with glibc itself on
 // random patterns in every syntax, with subjects that are random or
 // generated from the pattern (so that many match). It needs a C compiler
-// and glibc, and skips without them.
+// and glibc (testtool.CC).
 func TestRegexAgainstGlibc(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler")
-	}
+	cc := testtool.CC(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "oracle.c")
 	if err := os.WriteFile(src, []byte(glibcOracle), 0o644); err != nil {
@@ -84,7 +83,7 @@ func TestRegexAgainstGlibc(t *testing.T) {
 	}
 	bin := filepath.Join(dir, "oracle")
 	if out, err := exec.Command(cc, "-O", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Skipf("cannot build the glibc oracle: %v\n%s", err, out)
+		t.Fatalf("cannot build the glibc oracle: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin)
 	stdin, _ := cmd.StdinPipe()

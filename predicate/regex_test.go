@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 )
 
@@ -419,7 +420,7 @@ func FuzzRegexTranslate(f *testing.F) {
 // through GNU find: the paths are made as files and given as starting
 // points with -maxdepth 0, one find per pattern.
 func TestRegexAgainstGNU(t *testing.T) {
-	find := gnuFindForTest(t)
+	find := testtool.GNUFind(t)
 	dir := t.TempDir()
 	type key struct {
 		typ   string
@@ -494,20 +495,6 @@ func TestRegexAgainstGNU(t *testing.T) {
 			t.Errorf("find %q: %v, stderr %q, want %q", args, err, got, "find: "+tt.msg)
 		}
 	}
-}
-
-// gnuFindForTest returns the path of GNU find, or skips t.
-func gnuFindForTest(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("find")
-	if err != nil {
-		t.Skip("no find")
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil || !bytes.Contains(out, []byte("GNU findutils")) {
-		t.Skip("find is not GNU find")
-	}
-	return path
 }
 
 // TestRegexConcurrent matches from several goroutines at once, as the

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -54,7 +55,7 @@ func withLocal(t *testing.T, zone string) {
 	t.Helper()
 	loc, err := time.LoadLocation(zone)
 	if err != nil {
-		t.Skipf("no time zone %s: %v", zone, err)
+		testtool.Missing(t, "time zone "+zone, "tzdata", err)
 	}
 	old := localTZ
 	localTZ = loc

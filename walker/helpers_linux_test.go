@@ -155,20 +155,6 @@ func weirdTree(t testing.TB) string {
 	return root
 }
 
-// gnuFind returns the path of GNU find, or skips the test.
-func gnuFind(t testing.TB) string {
-	t.Helper()
-	p, err := exec.LookPath("find")
-	if err != nil {
-		t.Skip("no find")
-	}
-	out, err := exec.Command(p, "--version").Output()
-	if err != nil || !bytes.Contains(out, []byte("GNU findutils")) {
-		t.Skip("find is not GNU find")
-	}
-	return p
-}
-
 // runFind runs GNU find in dir with LC_ALL=C and -print0, and returns the
 // printed paths and the error lines.
 func runFind(t testing.TB, find, dir string, args ...string) (paths []string, stderr string) {

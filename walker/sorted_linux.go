@@ -1003,6 +1003,9 @@ func (r *sorter) closeRead(n *snode, fd int) {
 	// only known if a stat was made.
 	d.vid, d.haveVid, d.vidIno = d.id, true, !d.idExact
 	d.mu.Unlock()
+	if hookCloseRead != nil {
+		hookCloseRead(d.path())
+	}
 }
 
 // openLazy opens, for the current Entry e, the directory of the top frame
@@ -1029,6 +1032,11 @@ func (r *sorter) openLazy(e *Entry) {
 
 // hookOpenLazy, when set (by tests), is called by openLazy.
 var hookOpenLazy func()
+
+// hookCloseRead, when set (by tests), is called by closeRead with the
+// path of the directory it closed, so that a test can wait for the
+// read-ahead instead of sleeping.
+var hookCloseRead func(path string)
 
 // sortedDotCheck is checkDot's test, without the report, which the emitter
 // makes when it enters the directory: it returns the ancestor that d

@@ -560,19 +560,59 @@ func countLazyOpens(t *testing.T) *atomic.Int32 {
 	return &n
 }
 
+// closedReads records the directories closeRead closed, until the test
+// ends.
+type closedReads struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func recordCloseReads(t *testing.T) *closedReads {
+	c := &closedReads{paths: map[string]bool{}}
+	hookCloseRead = func(path string) {
+		c.mu.Lock()
+		c.paths[path] = true
+		c.mu.Unlock()
+	}
+	t.Cleanup(func() { hookCloseRead = nil })
+	return c
+}
+
+// waitFor waits until cond holds: it polls it, with a deadline of a
+// minute (far beyond what a walk of the tests' trees takes on a busy
+// machine), after which it fails t (with Errorf: it may be called from
+// a visit, on a worker's goroutine) and returns.
+func (c *closedReads) waitFor(t *testing.T, what string, cond func(paths map[string]bool) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		ok := cond(c.paths)
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("waited a minute for %s", what)
+			return
+		}
+	}
+}
+
 // TestSortedLazyClose: directories of files read ahead are closed once
 // read (closeRead) and opened again when a visit needs their descriptor
-// (openLazy): after a visit slow enough for the readers to read the
-// whole tree ahead, every stat (Lstat, and fstatat on DirFD) still
-// finds the right file, in the sorted order, and no descriptor is left
-// open.
+// (openLazy): after a visit that waits for the readers to read the whole
+// tree ahead (and close every leaf), every stat (Lstat, and fstatat on
+// DirFD) still finds the right file, in the sorted order, and no
+// descriptor is left open.
 func TestSortedLazyClose(t *testing.T) {
 	root := t.TempDir()
-	lazyTree(t, root, 4, 30, 3)
+	const dirs, leaves = 4, 30
+	lazyTree(t, root, dirs, leaves, 3)
 	want := refSorted(t, root, refOpts{max: -1})
 	for _, workers := range []int{2, 8} {
 		for _, statFrom := range []int{0, len(want) / 2} {
 			lazy := countLazyOpens(t)
+			closed := recordCloseReads(t)
 			before := openFDs(t)
 			var got []string
 			i := 0
@@ -584,7 +624,9 @@ func TestSortedLazyClose(t *testing.T) {
 				if i == 1 {
 					// The root is read: its subdirectories are read
 					// ahead while this visit waits.
-					time.Sleep(100 * time.Millisecond)
+					closed.waitFor(t, "every leaf to be read ahead and closed", func(paths map[string]bool) bool {
+						return len(paths) == dirs*leaves
+					})
 				}
 				got = append(got, string(e.Path))
 				if i++; i <= statFrom {
@@ -628,6 +670,7 @@ func TestSortedLazyChanged(t *testing.T) {
 	mk(t, root, "a/x/f1", "a/x/f2", "a/x/f3", "b/")
 	elsewhere := t.TempDir()
 	lazy := countLazyOpens(t)
+	closed := recordCloseReads(t)
 	var got []string
 	var stErr error
 	err := Walk([]string{root}, Options{Workers: 2, MaxDepth: -1, Sort: true}, func(e *Entry) Action {
@@ -641,7 +684,9 @@ func TestSortedLazyChanged(t *testing.T) {
 		case "/a":
 			// The root is read (by now, its visit came first); its
 			// subdirectories are read ahead while this visit waits.
-			time.Sleep(100 * time.Millisecond)
+			closed.waitFor(t, "a/x to be read ahead and closed", func(paths map[string]bool) bool {
+				return paths[filepath.Join(root, "a/x")]
+			})
 		case "/a/x":
 			// Read ahead and closed by now: swap it.
 			must(t, os.Rename(filepath.Join(root, "a/x"), filepath.Join(elsewhere, "old")))
@@ -654,7 +699,7 @@ func TestSortedLazyChanged(t *testing.T) {
 	})
 	must(t, err)
 	if lazy.Load() == 0 {
-		t.Skip("a/x was not read ahead before its visit (a slow machine?)")
+		t.Errorf("a/x, read ahead and closed, was not opened again")
 	}
 	want := []string{"", "/a", "/a/x", "/a/x/f1", "ERR /a/x: directory changed during the walk", "/b"}
 	diffLists(t, "changed", want, got)

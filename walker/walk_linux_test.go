@@ -25,6 +25,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
@@ -258,7 +259,7 @@ func TestOracleSerialParallel(t *testing.T) {
 
 // TestSerialOrderGNU: one worker visits in exactly GNU find's order.
 func TestSerialOrderGNU(t *testing.T) {
-	find := gnuFind(t)
+	find := testtool.GNUFind(t)
 	root := weirdTree(t)
 	for _, tc := range []struct {
 		args  []string // find's options before the roots
@@ -296,7 +297,7 @@ func TestSerialOrderGNU(t *testing.T) {
 // entries in inode order (except on tmpfs, NFS and CIFS), in batches of
 // 100,000. The serial walk must do the same.
 func TestBigDirectoryOrder(t *testing.T) {
-	find := gnuFind(t)
+	find := testtool.GNUFind(t)
 	sizes := []int{10001}
 	if !testing.Short() {
 		sizes = append(sizes, 100001)
@@ -460,7 +461,9 @@ func TestDeepTreeFewDescriptors(t *testing.T) {
 	}
 	entries := mkdeep(t, root, levels, name)
 	var gnu, gnuDepth childSummary
-	if p, err := exec.LookPath("find"); err == nil {
+	if p, err := testtool.GNUFindErr(); err != nil {
+		testtool.Lacking(t, "GNU find", "findutils", err)
+	} else {
 		summarize := func(paths []string) childSummary {
 			h := newPathHash()
 			for _, p := range paths {
@@ -545,10 +548,11 @@ func TestPermissionDenied(t *testing.T) {
 	pre := []string{".", "./e", "./e/up", "./loop", "./dangle", "./d", "./d/f", "./d/u", "ERR ./d/u: Permission denied"}
 	post := []string{"./e/up", "./e", "./loop", "./dangle", "./d/f", "ERR ./d/u: Permission denied", "./d/u", "./d", "."}
 	ordered := false
-	if find, err := exec.LookPath("find"); err == nil {
-		if stdbuf, err := exec.LookPath("stdbuf"); err == nil {
-			pre, post, ordered = findAs(t, stdbuf, find, root), findAs(t, stdbuf, find, root, "-depth"), true
-		}
+	find, err := testtool.GNUFindErr()
+	if err != nil {
+		testtool.Lacking(t, "GNU find", "findutils", err)
+	} else if stdbuf, ok := testtool.Want(t, "stdbuf", "coreutils"); ok {
+		pre, post, ordered = findAs(t, stdbuf, find, root), findAs(t, stdbuf, find, root, "-depth"), true
 	}
 	for _, workers := range []int{1, 3} {
 		for _, depth := range []bool{false, true} {
@@ -844,15 +848,13 @@ func runInNamespace(t *testing.T, setup string, a childArgs) []record {
 	if os.Getuid() != 0 {
 		t.Skip("needs root")
 	}
-	if _, err := exec.LookPath("unshare"); err != nil {
-		t.Skip("no unshare")
-	}
+	unshare := testtool.Need(t, "unshare", "util-linux")
 	exe, err := os.Executable()
 	must(t, err)
 	js, err := json.Marshal(a)
 	must(t, err)
 	script := setup + ` && exec "$2" -test.run='^$'`
-	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", a.Roots[0], exe)
+	cmd := exec.Command(unshare, "--mount", "--propagation", "private", "sh", "-c", script, "sh", a.Roots[0], exe)
 	cmd.Env = append(os.Environ(), childEnv+"="+string(js))
 	out, err := cmd.Output()
 	if err != nil {

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 const (
@@ -319,14 +321,19 @@ func TestHelpGroups(t *testing.T) {
 	}
 }
 
+// renderPkg is the Debian package of each program render runs.
+var renderPkg = map[string]string{"man": "man-db", "groff": "groff-base", "bash": "bash", "zsh": "zsh", "fish": "fish"}
+
 // render runs prog with args in dir, failing the test if it cannot run,
-// does not finish within a minute, or exits non-zero.
+// does not finish within a minute, or exits non-zero. A prog that is not
+// installed ends the test through testtool.Need.
 func render(t *testing.T, dir string, env []string, prog string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	path, err := exec.LookPath(prog)
-	if err != nil {
-		t.Fatalf("%s is not installed (.ci/run installs it): %v", prog, err)
+	pkg, ok := renderPkg[prog]
+	if !ok {
+		t.Fatalf("render: no Debian package known for %s", prog)
 	}
+	path := testtool.Need(t, prog, pkg)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)

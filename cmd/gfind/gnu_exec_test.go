@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 )
 
@@ -97,7 +97,7 @@ func execEnv() []string {
 }
 
 func TestExecAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
 	for _, c := range gnuExecCases {
@@ -128,7 +128,7 @@ func runWith(t *testing.T, dir string, env []string, stdin, prog, name string, a
 // answers read and the children run must be GNU's. The order of the
 // questions is the walk's, so only -j1 is compared.
 func TestOkAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic)
 	cases := []struct{ args, stdin string }{
@@ -212,7 +212,7 @@ var gnuDeleteCases = []gnuCase{
 }
 
 func TestDeleteAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	parts := []testtree.Part{testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep}
 	for _, c := range gnuDeleteCases {
@@ -298,10 +298,10 @@ func TestExecPlusEveryPathOnce(t *testing.T) {
 	if serial := check("gfind -j1", runWith(t, root, execEnv(), "", gfind, "gfind", append([]string{"-j1"}, args...))); par != serial {
 		t.Errorf("gfind -j4 starts %d children, -j1 %d", par, serial)
 	}
-	if gnu, err := findGNU(); err == nil {
+	if gnu, err := testtool.GNUFindErr(); err == nil {
 		check("GNU find", runWith(t, root, execEnv(), "", gnu, "find", args))
 	}
-	if bfs, err := exec.LookPath("bfs"); err == nil {
+	if bfs, ok := testtool.Want(t, "bfs", "bfs"); ok {
 		check("bfs", runWith(t, root, execEnv(), "", bfs, "bfs", args))
 	}
 }
@@ -331,10 +331,10 @@ func TestExecInterleaveParallel(t *testing.T) {
 func TestExecChildKilled(t *testing.T) {
 	root := testtree.Make(t, testtree.Basic)
 	pids := filepath.Join(t.TempDir(), "pids")
-	script := `echo $$ >> ` + pids + `; exec sleep 30`
+	script := `echo $$ >> ` + pids + `; exec sleep 3600`
 	for _, prog := range []struct{ name, path string }{{"gfind", gfindBin(t)}, {"find", ""}} {
 		if prog.path == "" {
-			gnu, err := findGNU()
+			gnu, err := testtool.GNUFindErr()
 			if err != nil {
 				continue
 			}
@@ -385,8 +385,13 @@ func TestExecChildKilled(t *testing.T) {
 			}
 			// GNU find leaves the child, which the signal was not sent
 			// to, running; gfind ends it first (hardening_signal_test.go).
-			if gone := !alive(pid); gone != (prog.name == "gfind") {
-				t.Errorf("%s got SIGTERM: child gone %v", prog.name, gone)
+			if prog.name == "gfind" && alive(pid) {
+				t.Errorf("%s got SIGTERM: its child %d still runs", prog.name, pid)
+			}
+			if prog.name != "gfind" {
+				if s := procState(fmt.Sprintf("/proc/%d", pid)); s == 0 || s == 'Z' {
+					t.Errorf("%s got SIGTERM: its child %d is gone (state %q)", prog.name, pid, s)
+				}
 			}
 		})
 	}
@@ -396,18 +401,15 @@ func TestExecChildKilled(t *testing.T) {
 // line n.
 func waitPid(t *testing.T, file string, n int) int {
 	t.Helper()
-	for range 1000 {
+	var lines []string
+	waitFor(t, fmt.Sprintf("child %d to start", n), func() bool {
 		b, _ := os.ReadFile(file)
-		lines := splitRecords(string(b), "\n")
-		if len(lines) >= n {
-			pid, err := strconv.Atoi(lines[n-1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pid
-		}
-		time.Sleep(10 * time.Millisecond)
+		lines = splitRecords(string(b), "\n")
+		return len(lines) >= n && strings.HasSuffix(string(b), "\n")
+	})
+	pid, err := strconv.Atoi(lines[n-1])
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no child %d started", n)
-	return 0
+	return pid
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -195,7 +196,7 @@ func makeLinksTree(t *testing.T) string {
 }
 
 func TestAgainstGNULinks(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := makeLinksTree(t)
 	for _, c := range gnuLinksCases {
@@ -227,7 +228,7 @@ var gnuLinksNobodyCases = []gnuCase{
 }
 
 func TestAgainstGNULinksAsNobody(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t)
 	p := func(name string) string { return filepath.Join(root, name) }

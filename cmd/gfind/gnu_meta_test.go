@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -202,7 +203,7 @@ var gnuMetaCases = []gnuCase{
 // TestAgainstGNUMeta runs gnuMetaCases and the -inum cases, whose
 // arguments depend on the tree that was built.
 func TestAgainstGNUMeta(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Meta, testtree.Links)
 	cases := gnuMetaCases
@@ -254,7 +255,7 @@ var gnuMetaNobodyCases = []gnuCase{
 
 // TestAgainstGNUMetaAsNobody runs gnuMetaNobodyCases as nobody.
 func TestAgainstGNUMetaAsNobody(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Meta)
 	for _, c := range gnuMetaNobodyCases {

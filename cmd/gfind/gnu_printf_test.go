@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -146,7 +147,7 @@ var gnuPrintfCases = []gnuCase{
 
 // TestAgainstGNUPrintf runs gnuPrintfCases in the printf tree.
 func TestAgainstGNUPrintf(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := printfTree(t, gnu)
 	for _, c := range gnuPrintfCases {
@@ -162,7 +163,7 @@ func TestAgainstGNUPrintf(t *testing.T) {
 // zones, named or given as POSIX rules, and with POSIXLY_CORRECT
 // (512-byte blocks in -ls).
 func TestAgainstGNUPrintfZones(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := printfTree(t, gnu)
 	for _, env := range [][]string{
@@ -226,7 +227,7 @@ var gnuFileCases = []gnuCase{
 // TestAgainstGNUFiles runs gnuFileCases and compares the files written
 // as well as the output.
 func TestAgainstGNUFiles(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames)
 	for _, c := range gnuFileCases {
@@ -333,12 +334,9 @@ func fileRecords(s string) []string {
 // %l and -print show unprintable characters as '?'. Only standard output
 // is compared: script(1) mixes standard error into it.
 func TestAgainstGNUPrintfTTY(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
-	scriptBin, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("no script(1) to run the programs on a terminal")
-	}
+	scriptBin := testtool.Need(t, "script", "bsdutils")
 	root := testtree.Make(t, testtree.WeirdNames, testtree.Links)
 	if err := os.Symlink("t\x01gt\xff", filepath.Join(root, "links", "odd\ttarget")); err != nil {
 		t.Fatal(err)

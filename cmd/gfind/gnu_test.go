@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 )
 
@@ -216,7 +217,7 @@ var gnuCases = []gnuCase{
 // program name) and exit status; then gfind -j1, whose stdout must equal
 // GNU find's unsorted.
 func TestAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
 	for _, c := range gnuCases {
@@ -249,7 +250,7 @@ var gnuNobodyCases = []gnuCase{
 // TestAgainstGNUAsNobody is TestAgainstGNU for permission errors: both
 // programs run as nobody (when the tests run as root) in the Perms tree.
 func TestAgainstGNUAsNobody(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Perms)
 	for _, c := range gnuNobodyCases {
@@ -259,16 +260,6 @@ func TestAgainstGNUAsNobody(t *testing.T) {
 			compareFinds(t, filepath.Join(root, c.dir), true, gnu, gfind, args, c.serialOnly)
 		})
 	}
-}
-
-// gnuFind returns the path of GNU find, and skips t if there is none.
-func gnuFind(t testing.TB) string {
-	t.Helper()
-	path, err := findGNU()
-	if err != nil {
-		t.Skipf("no GNU find: %v", err)
-	}
-	return path
 }
 
 // compareFinds runs GNU find and gfind, in parallel mode and with -j1,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,8 +16,10 @@ import (
 // The tree's times are set relative to the moment the test starts (and
 // ctime can only be "now"), and the two programs do not start at the
 // same instant, so every file sits well inside its bucket: hours from a
-// day boundary, 15 s from a half-minute one. The minute cases restamp
-// the tree right before each run and go one at a time.
+// day boundary, 15 s from a half-minute one. The restamped cases
+// (compareFresh) restamp the tree right before each round and go one at
+// a time; a round that did not end within timeMargin of its stamp (a
+// busy machine) proves nothing and is run again.
 
 // timeFile is one file of the tree: its mtime and atime are now minus
 // these ages (negative: in the future).
@@ -306,15 +309,51 @@ var gnuTimeMinuteCases = []gnuCase{
 	{args: ". -daystart -mmin -1"},
 }
 
+// timeMargin is how long after the stamp a round of compareFresh may
+// end: less than the 15 s that separate a file from a bucket boundary.
+const timeMargin = 10 * time.Second
+
+// compareFresh is compareFinds on root restamped (in loc) just before
+// the runs. All of GNU find's and gfind's runs must end within
+// timeMargin of the stamp, so that every "now" they take falls in the
+// same buckets; a round that takes longer is run again, until waitLimit.
+func compareFresh(t *testing.T, root string, loc *time.Location, dir, gnu, gfind string, args []string, serialOnly bool) {
+	t.Helper()
+	dir = filepath.Join(root, dir)
+	for deadline := time.Now().Add(waitLimit); ; {
+		stamp := time.Now()
+		stampTimeTree(t, root, stamp, loc)
+		want := runFind(t, dir, false, gnu, "find", args)
+		var got findResult
+		if !serialOnly {
+			got = runFind(t, dir, false, gfind, "gfind", args)
+		}
+		serial := runFind(t, dir, false, gfind, "gfind", append([]string{"-j1"}, args...))
+		if took := time.Since(stamp); took > timeMargin {
+			if time.Now().After(deadline) {
+				t.Fatalf("no round ended within %v of its stamp in %v (the last took %v)", timeMargin, waitLimit, took)
+			}
+			t.Logf("the round took %v, more than %v: again", took, timeMargin)
+			continue
+		}
+		t.Logf("GNU find: %d bytes of stdout, stderr %q, exit status %d", len(want.stdout), want.stderr, want.code)
+		if !serialOnly {
+			compare(t, "sorted", want, got, true)
+		}
+		compare(t, "-j1", want, serial, false)
+		return
+	}
+}
+
 // TestAgainstGNUTime compares gfind with GNU find on the time tests, in
 // TZ=UTC, then the -daystart cases again in TZ=America/New_York.
 func TestAgainstGNUTime(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := makeTimeTree(t)
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
-		t.Skipf("no America/New_York zone: %v", err)
+		testtool.Missing(t, "time zone America/New_York", "tzdata", err)
 	}
 
 	run := func(t *testing.T, cases []gnuCase, loc *time.Location, gnu, gfind string, restamp bool) {
@@ -325,10 +364,10 @@ func TestAgainstGNUTime(t *testing.T) {
 					t.Skip("too close to midnight for -daystart")
 				}
 				if restamp {
-					stampTimeTree(t, root, time.Now(), loc)
-				} else {
-					t.Parallel()
+					compareFresh(t, root, loc, c.dir, gnu, gfind, args, c.serialOnly)
+					return
 				}
+				t.Parallel()
 				compareFinds(t, filepath.Join(root, c.dir), false, gnu, gfind, args, c.serialOnly)
 			})
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -142,7 +143,7 @@ var byteCases = []string{
 }
 
 func TestByteNamesAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.ByteNames)
 	for _, c := range byteCases {
@@ -163,7 +164,7 @@ func TestByteNamesAgainstGNU(t *testing.T) {
 // C and C.UTF-8 locales: the bytes on the terminal must be the same
 // (control characters and invalid bytes shown as '?', -print0 raw).
 func TestByteNamesTTY(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.ByteNames)
 	for _, locale := range []string{"C", "C.UTF-8"} {

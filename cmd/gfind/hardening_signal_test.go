@@ -23,6 +23,10 @@ import (
 // Deterministic: the -exec child writes its pid to a file and sleeps;
 // the test waits for the file, signals gfind alone (as `kill` in a
 // script does: the child is not signalled by the test), and checks.
+// Every wait is for a condition, under a deadline (waitFor) far beyond
+// what a busy machine takes; the grace that a case does not measure is
+// made as long (graceEnv), so that only gfind's own choice can make it
+// wait that long.
 
 // sigCase is one row of TestSignals.
 type sigCase struct {
@@ -39,7 +43,7 @@ type sigCase struct {
 
 // sleeper is a child that writes its pid and sleeps as that pid (exec),
 // so that the pid in the file is the process gfind must end.
-const sleeper = `sh -c 'echo $$ > $PID; exec sleep 60' sh {}`
+const sleeper = `sh -c 'echo $$ > $PID; exec sleep 3600' sh {}`
 
 var sigCases = []sigCase{
 	{name: "term/exec-plus-pending", sig: syscall.SIGTERM,
@@ -51,9 +55,9 @@ var sigCases = []sigCase{
 	{name: "term/exec-semicolon", sig: syscall.SIGTERM,
 		// The walk is stopped inside its first child; a later child
 		// (any child once the pid file exists) would write $SECOND.
-		args: `-print -exec sh -c '[ -e $PID ] && exec touch $SECOND; echo $$ > $PID; exec sleep 60' sh {} ;`},
+		args: `-print -exec sh -c '[ -e $PID ] && exec touch $SECOND; echo $$ > $PID; exec sleep 3600' sh {} ;`},
 	{name: "term/child-ignores-term", sig: syscall.SIGTERM, ignoresSig: true,
-		args: `-print -exec sh -c 'trap "" TERM; echo $$ > $PID; exec sleep 60' sh {} +`},
+		args: `-print -exec sh -c 'trap "" TERM; echo $$ > $PID; exec sleep 3600' sh {} +`},
 	{name: "term/delete", sig: syscall.SIGTERM, deletes: true,
 		args: `-depth -delete -name f0500 -exec ` + sleeper + ` ;`},
 	{name: "int/delete", sig: syscall.SIGINT, deletes: true,
@@ -86,9 +90,16 @@ func TestSignals(t *testing.T) {
 				w = strings.ReplaceAll(w, "$PID", pidFile)
 				args = append(args, strings.ReplaceAll(w, "$SECOND", second))
 			}
+			// A child that obeys the signal must not make gfind wait for
+			// the grace: make it a deadline. A child that ignores it
+			// gets the real one, and then SIGKILL.
+			grace := waitLimit
+			if c.ignoresSig {
+				grace = childGrace
+			}
 			var stdout, stderr bytes.Buffer
 			cmd := exec.Command(gfind, args...)
-			cmd.Env = testEnv()
+			cmd.Env = append(testEnv(), fmt.Sprintf("%s=%v %v", graceEnv, grace, waitLimit))
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -113,11 +124,14 @@ func TestSignals(t *testing.T) {
 			if !ws.Signaled() || ws.Signal() != c.sig {
 				t.Errorf("gfind ended with %v (%v), want killed by %v; stderr %q", cmd.ProcessState, err, c.sig, stderr.String())
 			}
-			if limit := 3 * childGrace; took > limit {
-				t.Errorf("gfind took %v to die, more than %v", took, limit)
+			if c.ignoresSig && took < grace {
+				t.Errorf("gfind died %v after the signal, before its child's grace of %v was over", took, grace)
 			}
-			if !c.ignoresSig && took > childGrace {
-				t.Errorf("gfind took %v to die of a signal its child obeys", took)
+			if limit := grace + waitLimit; c.ignoresSig && took > limit {
+				t.Errorf("gfind took %v to die, more than %v: its child was not killed after the grace", took, limit)
+			}
+			if !c.ignoresSig && took >= grace {
+				t.Errorf("gfind took %v to die of a signal its child obeys: it waited for the grace", took)
 			}
 			if alive(child) {
 				t.Errorf("the -exec child %d is still running", child)
@@ -152,53 +166,93 @@ func TestSignals(t *testing.T) {
 	}
 }
 
+// waitLimit is how long a test waits for a condition that a prompt
+// program meets in milliseconds: far beyond what a busy machine takes,
+// and still short of the children's sleep 3600.
+const waitLimit = time.Minute
+
+// waitFor polls cond until it holds, and fails t when it still does not
+// after waitLimit; what says what was waited for.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", waitLimit, what)
+		}
+	}
+}
+
 // waitPidFile waits for the child to write its pid into path.
 func waitPidFile(t *testing.T, path string) int {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		b, err := os.ReadFile(path)
-		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
-			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatalf("pid file: %v", err)
-			}
-			return pid
-		}
-		time.Sleep(5 * time.Millisecond)
+	var b []byte
+	waitFor(t, "the -exec child to write "+path, func() bool {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil && bytes.HasSuffix(b, []byte("\n"))
+	})
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
 	}
-	t.Fatalf("the -exec child did not write %s", path)
-	return 0
+	return pid
 }
 
 // waitComm waits until process pid runs the program comm.
 func waitComm(t *testing.T, pid int, comm string) {
 	t.Helper()
-	for range 2000 {
+	waitFor(t, fmt.Sprintf("process %d to become %s", pid, comm), func() bool {
 		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-		if strings.TrimSpace(string(b)) == comm {
-			return
+		return strings.TrimSpace(string(b)) == comm
+	})
+}
+
+// waitBlockedWrite waits until a thread of process pid sleeps in a
+// write(2) to its standard output: the pipe is full. /proc/PID/task/TID
+// shows it as the syscall file's "nr 0x1" (fd 1) with the thread
+// sleeping, or as a wchan of pipe_write (anon_pipe_write since 6.x).
+func waitBlockedWrite(t *testing.T, pid int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("gfind (%d) to block in a write to the full pipe", pid), func() bool {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
+		for _, task := range tasks {
+			if wchan, _ := os.ReadFile(task + "/wchan"); bytes.HasSuffix(wchan, []byte("pipe_write")) {
+				return true
+			}
+			sc, _ := os.ReadFile(task + "/syscall")
+			f := strings.Fields(string(sc))
+			if len(f) > 1 && f[0] == strconv.Itoa(syscall.SYS_WRITE) && f[1] == "0x1" && procState(task) == 'S' {
+				return true
+			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		return false
+	})
+}
+
+// procState returns the state letter of /proc/PID or /proc/PID/task/TID
+// (dir), 0 if it is gone.
+func procState(dir string) byte {
+	b, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return 0
 	}
-	t.Fatalf("process %d never became %s", pid, comm)
+	// pid (comm) state ...: the state follows the last ')'.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2]
+	}
+	return 0
 }
 
 // alive reports whether pid is a process that has not exited; a zombie
 // (exited, not yet reaped by init) counts as ended. It gives a killed
-// process a moment to die.
+// process until waitLimit to die (the children sleep far longer).
 func alive(pid int) bool {
-	for range 100 {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
+	dir := fmt.Sprintf("/proc/%d", pid)
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if s := procState(dir); s == 0 || s == 'Z' {
 			return false
 		}
-		// pid (comm) state ...: the state follows the last ')'.
-		s := string(b)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 && strings.HasPrefix(s[i:], ") Z") {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	return true
 }
@@ -242,7 +296,9 @@ func TestSignalPrintOnly(t *testing.T) {
 			}
 			defer r.Close()
 			cmd := exec.Command(gfind, "-j1", tree, "-print")
-			cmd.Env = testEnv()
+			// The write in progress when the signal comes must finish
+			// (the test drains the pipe), however late the drain starts.
+			cmd.Env = append(testEnv(), fmt.Sprintf("%s=%v %v", graceEnv, childGrace, waitLimit))
 			cmd.Stdout = w
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -250,12 +306,13 @@ func TestSignalPrintOnly(t *testing.T) {
 			w.Close()
 			defer cmd.Process.Kill()
 			// Read a little, so that gfind's next write blocks part way
-			// through a block, then signal it and drain the pipe.
+			// through a block; once it is blocked there, signal it and
+			// drain the pipe.
 			head := make([]byte, 1000)
 			if _, err := io.ReadFull(r, head); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(200 * time.Millisecond)
+			waitBlockedWrite(t, cmd.Process.Pid)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}

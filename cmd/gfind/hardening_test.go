@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -35,7 +36,7 @@ func runLimited(t *testing.T, o runOpts, nofile int, prog, name string, args []s
 		return runProg(t, o, prog, name, args)
 	}
 	wrapped := append([]string{"-c", `ulimit -n ` + strconv.Itoa(nofile) + ` && exec -a "$0" "$@"`, name, prog}, args...)
-	return runProg(t, o, "/bin/bash", "bash", wrapped)
+	return runProg(t, o, testtool.Need(t, "/bin/bash", "bash"), "bash", wrapped)
 }
 
 // TestDeepChainFewFDs (item 3): a chain of 2,000 directories with
@@ -43,7 +44,7 @@ func runLimited(t *testing.T, o runOpts, nofile int, prog, name string, args []s
 // `ulimit -n 16`, with the depths and sizes GNU find prints for it, in
 // GNU's order with -j1; and -delete removes all of it.
 func TestDeepChainFewFDs(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	levels := 2000
 	if testing.Short() {
@@ -135,10 +136,7 @@ func TestWideDirectoryRSS(t *testing.T) {
 	// with CLONE_VM|CLONE_VFORK, and the kernel records the parent's
 	// high-water RSS as the child's when the child calls execve
 	// (exec_mmap), so ru_maxrss would be the test binary's when larger.
-	const timeProg = "/usr/bin/time"
-	if _, err := os.Stat(timeProg); err != nil {
-		t.Fatalf("no %s (Debian package time; .ci/run installs it): %v", timeProg, err)
-	}
+	timeProg := testtool.Need(t, "/usr/bin/time", "time")
 	gfind := gfindBin(t)
 	dir := t.TempDir()
 	start := time.Now()
@@ -252,7 +250,7 @@ var loopCases = []hardCase{
 }
 
 func TestLoopsAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Loops, testtree.Links)
 	for _, c := range loopCases {
@@ -288,7 +286,7 @@ var exitCases = []hardCase{
 }
 
 func TestExitStatusAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	for _, c := range exitCases {
 		t.Run(c.args, func(t *testing.T) {
@@ -344,7 +342,7 @@ func mkRace(t *testing.T, dir string) {
 }
 
 func TestVanishingAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	for _, c := range raceCases {
 		t.Run(c, func(t *testing.T) {
@@ -442,7 +440,7 @@ func TestOutputFailures(t *testing.T) {
 		for _, j := range []string{"-j1", "-j4"} {
 			t.Run(c.name+"/"+j, func(t *testing.T) {
 				side := filepath.Join(t.TempDir(), "side")
-				cmd := exec.Command("/bin/bash", "-c", strings.ReplaceAll(c.script, "side", side))
+				cmd := exec.Command(testtool.Need(t, "/bin/bash", "bash"), "-c", strings.ReplaceAll(c.script, "side", side))
 				cmd.Dir = dir
 				cmd.Env = append(testEnv(), "G="+gfind, "J="+j)
 				var stderr bytes.Buffer
@@ -526,7 +524,7 @@ func TestClosedStdout(t *testing.T) {
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic)
 	for _, redir := range []string{">&-", "1<>/dev/null"} {
-		cmd := exec.Command("/bin/bash", "-c", `"$G" basic `+redir)
+		cmd := exec.Command(testtool.Need(t, "/bin/bash", "bash"), "-c", `"$G" basic `+redir)
 		cmd.Dir = root
 		cmd.Env = append(testEnv(), "G="+gfind)
 		out, err := cmd.CombinedOutput()

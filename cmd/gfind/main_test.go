@@ -32,7 +32,6 @@ package main
 // Scripts run with LC_ALL=C and TZ=UTC.
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -43,10 +42,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -63,8 +63,9 @@ const (
 	// binEnv holds the path of the world-readable copy of the test
 	// binary named gfind.
 	binEnv = "GFIND_TEST_BIN"
-	// gnuFindPath is where GNU find is looked for first.
-	gnuFindPath = "/usr/bin/find"
+	// graceEnv set to "CHILD WRITE" (two durations) makes the gfind of
+	// the test binary use them as childGrace and writeGrace.
+	graceEnv = "GFIND_TEST_GRACE"
 )
 
 func TestMain(m *testing.M) {
@@ -81,7 +82,25 @@ func gfindMain() {
 	if os.Getenv(gnuEnv) == "1" {
 		execGNU(os.Args[1:])
 	}
+	setGraces(os.Getenv(graceEnv))
 	os.Exit(run(os.Args[1:]))
+}
+
+// setGraces sets childGrace and writeGrace (signal.go) from v, "CHILD
+// WRITE" as two durations, so that the signal tests can make the grace
+// they do not measure longer than any delay a busy machine causes.
+func setGraces(v string) {
+	child, write, ok := strings.Cut(v, " ")
+	if !ok {
+		return
+	}
+	c, err1 := time.ParseDuration(child)
+	w, err2 := time.ParseDuration(write)
+	if err1 != nil || err2 != nil {
+		fmt.Fprintf(os.Stderr, "gfind test: bad %s=%q\n", graceEnv, v)
+		os.Exit(2)
+	}
+	childGrace, writeGrace = c, w
 }
 
 // gfindOnly matches gfind's own leading options, which GNU find lacks.
@@ -108,7 +127,7 @@ func execGNU(args []string) {
 		}
 		kept = append(kept, a)
 	}
-	path, err := findGNU()
+	path, err := testtool.GNUFindErr()
 	if err == nil {
 		err = syscall.Exec(path, append([]string{"gfind"}, kept...), os.Environ())
 	}
@@ -244,28 +263,6 @@ func testEnv() []string {
 	return env
 }
 
-var findGNU = sync.OnceValues(func() (string, error) {
-	path := gnuFindPath
-	if _, err := os.Stat(path); err != nil {
-		if path, err = exec.LookPath("find"); err != nil {
-			return "", err
-		}
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %v", path, err)
-	}
-	if !bytes.Contains(out, []byte("GNU findutils")) {
-		return "", fmt.Errorf("%s is not GNU find: %q", path, firstLine(string(out)))
-	}
-	return path, nil
-})
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -297,13 +294,19 @@ func setupScript(env *testscript.Env) error {
 
 // condition implements [root] (running as root, so permission checks are
 // bypassed unless a command runs through asnobody) and [gnufind] (GNU
-// find is installed, as needed by scripts that run it for comparison).
+// find is installed, as needed by scripts that run it for comparison;
+// under CI a missing GNU find is an error).
 func condition(cond string) (bool, error) {
 	switch cond {
 	case "root":
 		return os.Geteuid() == 0, nil
 	case "gnufind":
-		_, err := findGNU()
+		// Off CI the lines that need GNU find are left out (testscript
+		// -v shows them as not met); under CI they must run.
+		_, err := testtool.GNUFindErr()
+		if err != nil && testtool.CI() {
+			return false, fmt.Errorf("GNU find is missing under CI (.ci/run installs Debian package findutils): %v", err)
+		}
 		return err == nil, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)

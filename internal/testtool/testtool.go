@@ -71,3 +71,45 @@ func GNUFind(t testing.TB) string {
 	}
 	return path
 }
+
+// Lacking is Missing for what only part of a test needs (an extra
+// implementation to compare with, say): off CI it logs pkg and the test
+// goes on without that part; under CI, where .ci/run installs pkg, it
+// fails the test and lets it go on.
+func Lacking(t testing.TB, what, pkg string, err error) {
+	t.Helper()
+	if CI() {
+		t.Errorf("%s is missing under CI (.ci/run installs Debian package %s): %v", what, pkg, err)
+		return
+	}
+	t.Logf("%s is missing: install Debian package %s to run this part of the test too (%v)", what, pkg, err)
+}
+
+// Want is Need for a program that only part of a test uses: prog's path
+// and true, or, through Lacking, false.
+func Want(t testing.TB, prog, pkg string) (string, bool) {
+	t.Helper()
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		Lacking(t, prog, pkg, err)
+		return "", false
+	}
+	return path, true
+}
+
+// GNUFindErr is GNUFind for code that runs outside a test (a re-exec of
+// the test binary, a testscript condition): GNU find's path, or why
+// there is none.
+func GNUFindErr() (string, error) { return gnuFind() }
+
+// CC returns the path of the C compiler that builds the tests' C oracles,
+// or ends t through Missing when the compiler or the C library's headers
+// (which Debian's gcc only recommends) are missing.
+func CC(t testing.TB) string {
+	t.Helper()
+	cc := Need(t, "cc", "gcc")
+	if _, err := os.Stat("/usr/include/stdio.h"); err != nil {
+		Missing(t, "the C library's headers", "libc6-dev", err)
+	}
+	return cc
+}

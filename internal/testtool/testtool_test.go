@@ -76,3 +76,42 @@ func TestGNUFind(t *testing.T) {
 		t.Errorf("%s --version: %q, %v", path, out, err)
 	}
 }
+
+func TestWantMissing(t *testing.T) {
+	for _, c := range []struct {
+		ci   string
+		fail bool
+	}{{"", false}, {"true", true}} {
+		t.Run("CI="+c.ci, func(t *testing.T) {
+			t.Setenv("CI", c.ci)
+			f := &wantTB{TB: t}
+			if path, ok := Want(f, "gfind-no-such-program", "no-such-package"); ok || path != "" {
+				t.Errorf("Want = %q, %v for a missing program", path, ok)
+			}
+			if f.failed != c.fail {
+				t.Errorf("failed %v, want %v", f.failed, c.fail)
+			}
+			if !strings.Contains(f.msg, "no-such-package") {
+				t.Errorf("message %q does not name the package", f.msg)
+			}
+		})
+	}
+	if _, ok := Want(t, "sh", "dash"); !ok {
+		t.Error("Want(sh) found no sh")
+	}
+}
+
+// wantTB records Want's message and whether it failed the test, without
+// ending it (Want reports through Errorf and Logf).
+type wantTB struct {
+	testing.TB
+	failed bool
+	msg    string
+}
+
+func (f *wantTB) Helper() {}
+func (f *wantTB) Errorf(format string, args ...any) {
+	f.failed = true
+	f.msg = fmt.Sprintf(format, args...)
+}
+func (f *wantTB) Logf(format string, args ...any) { f.msg = fmt.Sprintf(format, args...) }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
@@ -95,6 +96,7 @@ func TestAsNobody(t *testing.T) {
 		t.Skip("AsNobody only switches users when run as root")
 	}
 	root := Make(t, Perms)
+	cat := testtool.Need(t, "cat", "coreutils")
 	for _, tt := range []struct {
 		file   string
 		wantOK bool
@@ -105,7 +107,7 @@ func TestAsNobody(t *testing.T) {
 		{"perms/searchonly/known.txt", true},
 		{"perms/listonly/f.txt", false},
 	} {
-		cmd := exec.Command("cat", filepath.Join(root, tt.file))
+		cmd := exec.Command(cat, filepath.Join(root, tt.file))
 		AsNobody(cmd)
 		out, err := cmd.CombinedOutput()
 		if (err == nil) != tt.wantOK {
@@ -115,12 +117,13 @@ func TestAsNobody(t *testing.T) {
 			t.Errorf("cat %s as nobody: %q, want Permission denied", tt.file, out)
 		}
 	}
-	cmd := exec.Command("id", "-u")
+	id := testtool.Need(t, "id", "coreutils")
+	cmd := exec.Command(id, "-u")
 	AsNobody(cmd)
 	if out, err := cmd.Output(); err != nil || strings.TrimSpace(string(out)) != "65534" {
 		t.Errorf("id -u as nobody: %q %v", out, err)
 	}
-	cmd = exec.Command("id", "-G")
+	cmd = exec.Command(id, "-G")
 	AsNobody(cmd)
 	if out, err := cmd.Output(); err != nil || strings.TrimSpace(string(out)) != "65534" {
 		t.Errorf("id -G as nobody: %q %v, want only 65534", out, err)
