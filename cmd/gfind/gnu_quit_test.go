@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 // -quit and -exec ... + with many workers. The walk's order differs
@@ -48,7 +50,7 @@ func makeDirs(t *testing.T, root, name string, dirs, files int, suffix string) {
 // one file deleted.
 func TestQuitOneActionParallel(t *testing.T) {
 	t.Parallel()
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "tree/deep"), 0o755); err != nil {
@@ -127,7 +129,7 @@ func TestQuitOneActionParallel(t *testing.T) {
 // one file, the one it printed, in every run, as GNU find does.
 func TestQuitDeleteParallel(t *testing.T) {
 	t.Parallel()
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	args := shellWords("w -type f -print -delete -quit")
 	run := func(prog, name string, args []string) (findResult, []string) {
@@ -167,7 +169,7 @@ func TestQuitDeleteParallel(t *testing.T) {
 // batch as the reverse.
 func TestQuitPendingBatchParallel(t *testing.T) {
 	t.Parallel()
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
 	makeDirs(t, root, "w", 16, 50, "")
@@ -220,7 +222,7 @@ func TestQuitPendingBatchParallel(t *testing.T) {
 // here 80 times, in GNU and in gfind. Every file is passed once.
 func TestExecPlusOneCommandParallel(t *testing.T) {
 	t.Parallel()
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := t.TempDir()
 	makeDirs(t, root, "eb", 80, 30, ".c")

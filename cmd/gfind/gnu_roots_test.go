@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/testtool"
+
 	"github.com/gfind/gfind/internal/testtree"
 )
 
@@ -229,7 +231,7 @@ func makeRootsTree(t *testing.T) string {
 }
 
 func TestRootsAgainstGNU(t *testing.T) {
-	gnu := gnuFind(t)
+	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := makeRootsTree(t)
 	for _, c := range gnuRootCases {
