@@ -459,9 +459,10 @@ func TypeName(mode uint32) string {
 
 // targetType is %Y: for a symbolic link, the type of what it points
 // to, by stat(2) whatever -H/-L/-P say (under -L the walk only shows a
-// link that dangles or loops): N for a link to nothing, L for a loop, ?
-// for any other failure, which is reported without changing the exit
-// status, as GNU 4.9 does.
+// link that dangles or loops): N for a link to nothing (ENOENT, or
+// ENOTDIR for a target under a non-directory, as in file/x: GNU's
+// "broken" link), L for a loop, ? for any other failure (EACCES), which
+// is reported without changing the exit status, as GNU 4.9 does.
 func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	mode := fileMode(e, st)
 	if mode&unix.S_IFMT != unix.S_IFLNK {
@@ -471,7 +472,7 @@ func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	switch {
 	case err == nil:
 		return TypeName(tst.Mode)
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 		return "N"
 	case errors.Is(err, unix.ELOOP):
 		return "L"
