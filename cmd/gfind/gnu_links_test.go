@@ -258,7 +258,8 @@ func TestAgainstGNULinks(t *testing.T) {
 // directory nobody cannot search:
 //
 //	lkp/ file, locked/ (0700, root's) x, to_locked -> locked/x,
-//	     to_locked_dir -> locked, locked_notdir -> locked/x/y
+//	     to_locked_dir -> locked, locked_notdir -> locked/x/y,
+//	     zero/ (mode 000) x, to_zero -> zero/x, to_zero_dir -> zero
 var gnuLinksNobodyCases = []gnuCase{
 	{args: "lkp -xtype f"}, // stat(to_locked): Permission denied
 	{args: "lkp -xtype l"},
@@ -276,6 +277,10 @@ var gnuLinksNobodyCases = []gnuCase{
 	{args: `lkp -printf %p\t%y\t%Y\n`},
 	{args: `-L lkp -printf %p\t%y\t%Y\n`},
 	{args: `-H lkp/to_locked lkp/to_locked_dir lkp/locked_notdir lkp/file -printf %p\t%y\t%Y\n`},
+	{args: `-H lkp/to_zero lkp/to_zero_dir -printf %p\t%y\t%Y\n`},
+	{args: `-L lkp/to_zero lkp/to_zero_dir -printf %p\t%y\t%Y\n`},
+	{args: "lkp -name *zero* -xtype l"},
+	{args: "-L lkp -name *zero* -ls"},
 	{args: "lkp -xtype l -o -xtype f"},
 	{args: "-L lkp -type l -ls"},
 	{args: "lkp -fstype nosuchfs"},
@@ -294,6 +299,16 @@ func TestAgainstGNULinksAsNobody(t *testing.T) {
 		os.Symlink("locked/x", p("lkp/to_locked")),
 		os.Symlink("locked", p("lkp/to_locked_dir")),
 		os.Symlink("locked/x/y", p("lkp/locked_notdir")),
+		os.Mkdir(p("lkp/zero"), 0o755),
+		os.WriteFile(p("lkp/zero/x"), nil, 0o644),
+		os.Chmod(p("lkp/zero"), 0),
+		func() error {
+			// Let the temporary directory go whoever runs the test.
+			t.Cleanup(func() { os.Chmod(p("lkp/zero"), 0o755) })
+			return nil
+		}(),
+		os.Symlink("zero/x", p("lkp/to_zero")),
+		os.Symlink("zero", p("lkp/to_zero_dir")),
 	} {
 		if err != nil {
 			t.Fatal(err)
