@@ -28,6 +28,7 @@ type Format struct {
 	// stream after this -printf's output.
 	flush     bool
 	stat, typ bool
+	link      bool // %Y or %l: a link's own status is needed
 }
 
 // fseg is one segment: literal text, then (when conv is not 0) a
@@ -214,6 +215,7 @@ func (f *Format) need(c byte) {
 	case 'y', 'Y', 'l':
 		// The type decides; d_type gives it without a stat.
 		f.typ = true
+		f.link = f.link || c != 'y'
 	case 'd', 'f', 'h', 'H', 'p', 'P', 'Z':
 	default:
 		f.stat = true
@@ -230,6 +232,14 @@ func (f *Format) NeedsStat() bool { return f.stat }
 // NeedsType reports whether some directive needs the file's type. When
 // the Entry's Type is TypeUnknown the caller must supply the status.
 func (f *Format) NeedsType() bool { return f.typ }
+
+// NeedsLinkStatus reports whether some directive (%Y, %l) reads what a
+// symbolic link points to: for a link the caller must then supply the
+// status, as GNU stats before them, so that a link that vanished since
+// its directory was read is reported (or skipped, under
+// -ignore_readdir_race) like any file whose status is needed, not met
+// by readlink or stat halfway through the record.
+func (f *Format) NeedsLinkStatus() bool { return f.link }
 
 // Flush reports whether the format ended at \c, after which GNU flushes
 // the output stream.
@@ -459,9 +469,10 @@ func TypeName(mode uint32) string {
 
 // targetType is %Y: for a symbolic link, the type of what it points
 // to, by stat(2) whatever -H/-L/-P say (under -L the walk only shows a
-// link that dangles or loops): N for a link to nothing, L for a loop, ?
-// for any other failure, which is reported without changing the exit
-// status, as GNU 4.9 does.
+// link that dangles or loops): N for a link to nothing (ENOENT, or
+// ENOTDIR for a target under a non-directory, as in file/x: GNU's
+// "broken" link), L for a loop, ? for any other failure (EACCES), which
+// is reported without changing the exit status, as GNU 4.9 does.
 func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	mode := fileMode(e, st)
 	if mode&unix.S_IFMT != unix.S_IFLNK {
@@ -471,7 +482,7 @@ func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	switch {
 	case err == nil:
 		return TypeName(tst.Mode)
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 		return "N"
 	case errors.Is(err, unix.ELOOP):
 		return "L"

@@ -174,25 +174,28 @@ func TestFormatLocalTime(t *testing.T) {
 
 func TestFormatNeeds(t *testing.T) {
 	for _, tt := range []struct {
-		format    string
-		stat, typ bool
+		format          string
+		stat, typ, link bool
 	}{
-		{"%p %f %h %H %P %d %% \\n", false, false},
-		{"%Z", false, false},
-		{"%y", false, true},
-		{"%Y %l", false, true},
-		{"%s", true, false},
-		{"%p %TY %y", true, true},
-		{"%Q %u", true, false},
-		{"abc", false, false},
-		{"abc\\c%s", false, false},
+		{"%p %f %h %H %P %d %% \\n", false, false, false},
+		{"%Z", false, false, false},
+		{"%y", false, true, false},
+		{"%Y %l", false, true, true},
+		{"%Y", false, true, true},
+		{"%p%l", false, true, true},
+		{"%s", true, false, false},
+		{"%p %TY %y", true, true, false},
+		{"%Q %u", true, false, false},
+		{"abc", false, false, false},
+		{"abc\\c%s", false, false, false},
 	} {
 		f, _, err := CompileFormat(tt.format)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.NeedsStat() != tt.stat || f.NeedsType() != tt.typ {
-			t.Errorf("%q: stat %v type %v, want %v %v", tt.format, f.NeedsStat(), f.NeedsType(), tt.stat, tt.typ)
+		if f.NeedsStat() != tt.stat || f.NeedsType() != tt.typ || f.NeedsLinkStatus() != tt.link {
+			t.Errorf("%q: stat %v type %v link %v, want %v %v %v", tt.format,
+				f.NeedsStat(), f.NeedsType(), f.NeedsLinkStatus(), tt.stat, tt.typ, tt.link)
 		}
 	}
 }

@@ -54,6 +54,7 @@ type State struct {
 	sink *output.Sink
 
 	follow  walker.Follow    // -P, -H or -L: which status the tests see
+	race    bool             // -ignore_readdir_race, as it stands after parsing
 	prune   bool             // set by -prune for the entry being evaluated
 	dirs    *execdirState    // this worker's place in the -execdir ... + batches (exec.go)
 	files   []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
@@ -66,7 +67,8 @@ type State struct {
 
 // NewState returns the state for one worker of cmd writing through sink.
 func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
-	s := &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow, limit: cmd.lim, gate: cmd.gate}
+	s := &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow,
+		race: cmd.Walk.IgnoreReaddirRace, limit: cmd.lim, gate: cmd.gate}
 	if len(cmd.execdirs) > 0 {
 		s.dirs = &execdirState{nodes: cmd.execdirs, held: make([]*batch, len(cmd.execdirs))}
 	}
@@ -109,9 +111,13 @@ func (s *State) stat(e *walker.Entry) (*unix.Stat_t, bool) {
 // -L, and under -H for a starting point.
 func (s *State) follows(e *walker.Entry) bool { return s.follow.Follows(e.Depth) }
 
-// reportStat reports a failed stat of e, once per entry.
+// reportStat reports a failed stat of e, once per entry. A file that
+// vanished since its directory was read (ENOENT) is not reported under
+// -ignore_readdir_race, as in GNU's get_statinfo: the test that needed
+// its status is just false. It still counts as reported, so that the
+// walker does not try to read a directory that is gone.
 func (s *State) reportStat(e *walker.Entry, err error) {
-	if e.ReportOnce() {
+	if e.ReportOnce() && !(s.race && errors.Is(err, unix.ENOENT)) {
 		s.Diag.FileError(e.Path, err)
 	}
 }

@@ -38,7 +38,8 @@ func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
 		n.env.Style = s.Diag.Style()
 	})
 	var st *unix.Stat_t
-	if n.format.NeedsStat() || (n.format.NeedsType() && e.Type == walker.TypeUnknown) {
+	if n.format.NeedsStat() || (n.format.NeedsType() && e.Type == walker.TypeUnknown) ||
+		(n.format.NeedsLinkStatus() && e.Type == walker.TypeSymlink) {
 		var ok bool
 		if st, ok = s.stat(e); !ok {
 			return false // GNU: no status, no output, and false

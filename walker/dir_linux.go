@@ -76,6 +76,11 @@ type dir struct {
 	// loop is set when the directory turned out to be its own ancestor
 	// (a bind mount): it is not read, nor visited in post-order.
 	loop bool
+	// vanished is set when the directory could not be opened because it
+	// is gone (ENOENT) since its parent was read. That was reported (or
+	// silenced under IgnoreReaddirRace) once: its post-order visit sees
+	// it gone and does not report it again (Entry.markGone).
+	vanished bool
 
 	// unfinished counts, under PostOrder, the reasons not to post-visit
 	// yet: 1 while the directory is being read, plus its children that are

@@ -290,6 +290,32 @@ func (e *Entry) reset() {
 	e.reported = false
 }
 
+// raceIgnored reports whether err says that a file vanished since its
+// directory was read (ENOENT) and IgnoreReaddirRace asks for silence
+// about it. Every place where the walk meets a vanished file decides
+// through it.
+func (o *Options) raceIgnored(err error) bool {
+	return err == unix.ENOENT && o.IgnoreReaddirRace
+}
+
+// gone reports whether the visit found the file gone: a stat of it
+// failed with ENOENT, and the failure was reported (or silenced under
+// IgnoreReaddirRace). The walk does not try to read such a directory,
+// which would report it a second time: GNU reports it once.
+func (e *Entry) gone() bool {
+	return e.reported && e.haveL && e.lstatErr == unix.ENOENT
+}
+
+// markGone records on the Entry of a directory that vanished before it
+// could be opened (dir.vanished) that it is gone and already reported,
+// so that its post-order visit does not stat it again and tests that
+// need its status are just false, reported once as GNU does.
+func (e *Entry) markGone() {
+	e.lstatErr, e.haveL = unix.ENOENT, true
+	e.statErr, e.haveS = unix.ENOENT, true
+	e.reported = true
+}
+
 // ReportOnce reports whether it is the first call for the current file.
 // A failed stat is reported once per file (GNU's
 // already_issued_stat_error_msg) however many tests need the status,

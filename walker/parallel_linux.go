@@ -300,15 +300,14 @@ func (k *worker) process(d *dir) {
 	// Pre-order: once open, d needs nothing from its parent. Post-order:
 	// d's own visit will need the parent's descriptor.
 	if err := w.openChild(d, &k.scratch, !opt.PostOrder); err != nil {
-		if err == unix.ENOENT && opt.IgnoreReaddirRace {
-			// Vanished: no message and, as in fts, no post-order visit.
-			if opt.PostOrder {
-				k.complete(d, false)
-			}
-			return
+		// Vanished (ENOENT): reported, or silently skipped under
+		// IgnoreReaddirRace, and still visited in post-order, as GNU
+		// visits an FTS_DNR under -depth. Set before complete reads it.
+		d.vanished = err == unix.ENOENT
+		if !opt.raceIgnored(err) {
+			k.setDirEntry(d, -1)
+			k.report("open", err)
 		}
-		k.setDirEntry(d, -1)
-		k.report("open", err)
 	} else {
 		k.readDir(d)
 		w.unpin(d, true)
@@ -390,7 +389,7 @@ func (k *worker) readDir(d *dir) {
 			pushed = true
 		}
 		if err != nil {
-			if err != unix.ENOENT || !w.opt.IgnoreReaddirRace {
+			if !w.opt.raceIgnored(err) {
 				k.setDirEntry(d, -1)
 				k.report("readdirent", err)
 			}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -204,6 +206,89 @@ func TestMountDuringWalk(t *testing.T) {
 				}
 				diffLists(t, "visits", []string{".", "m", "m/in", "src", "src/in"}, got)
 			})
+		}
+	}
+}
+
+// TestVanishedDirectory: a directory that is gone (ENOENT) when the walk
+// comes to open it, after its parent was read, is reported once (or not
+// at all under IgnoreReaddirRace) and, under PostOrder, still visited
+// after, as GNU visits an FTS_DNR under -depth: gone (Lstat says ENOENT)
+// and already reported (ReportOnce is false), so that its tests do not
+// report it again. A directory that its own visit found gone (a stat
+// failed with ENOENT, reported) is not opened, which would report it a
+// second time. In every walk mode, deterministically through the hook.
+func TestVanishedDirectory(t *testing.T) {
+	for _, o := range []Options{{Workers: 1}, {Workers: 4}, {Workers: 1, Sort: true}, {Workers: 4, Sort: true}} {
+		for _, post := range []bool{false, true} {
+			for _, ignore := range []bool{false, true} {
+				for _, inVisit := range []bool{false, true} {
+					if inVisit && post {
+						continue // no visit comes before the open
+					}
+					name := fmt.Sprintf("workers=%d,sort=%v,post=%v,ignore=%v,inVisit=%v", o.Workers, o.Sort, post, ignore, inVisit)
+					t.Run(name, func(t *testing.T) {
+						root := t.TempDir()
+						mk(t, root, "v/x", "w/y")
+						victim := filepath.Join(root, "v")
+						if !inVisit {
+							defer SetBeforeOpenHook(func(path string) {
+								if path == victim {
+									os.RemoveAll(victim)
+								}
+							})()
+						}
+						opt := o
+						opt.MaxDepth, opt.PostOrder, opt.IgnoreReaddirRace = -1, post, ignore
+						var mu sync.Mutex
+						var got []string
+						Walk([]string{root}, opt, func(e *Entry) Action {
+							mu.Lock()
+							defer mu.Unlock()
+							if e.Depth == 0 {
+								return Continue
+							}
+							s := string(e.Path[len(root)+1:])
+							switch {
+							case e.Err != nil:
+								s = "ERR " + s + ": " + errText(e.Err)
+							case s == "v" && inVisit:
+								os.RemoveAll(victim)
+								if _, err := e.Lstat(); err != unix.ENOENT {
+									t.Errorf("Lstat of the removed v: %v", err)
+								}
+								e.ReportOnce() // as the predicate's report does
+							case s == "v" && !e.PostOrder:
+								s += " pre"
+							case s == "v":
+								_, err := e.Lstat()
+								s += fmt.Sprintf(" post, lstat %v, first report %v", err, e.ReportOnce())
+							}
+							got = append(got, s)
+							return Continue
+						})
+						slices.Sort(got)
+						var want []string
+						if !post {
+							want = append(want, "v pre")
+						}
+						if !ignore && !inVisit {
+							want = append(want, "ERR v: No such file or directory")
+						}
+						if post {
+							want = append(want, "v post, lstat no such file or directory, first report false")
+						}
+						if inVisit {
+							want = []string{"v"}
+						}
+						want = append(want, "w", "w/y")
+						slices.Sort(want)
+						if !slices.Equal(got, want) {
+							t.Errorf("got %q\nwant %q", got, want)
+						}
+					})
+				}
+			}
 		}
 	}
 }

@@ -119,11 +119,14 @@ func (s *serial) readChild(d *dir, parent *dir) {
 		parentFD = parent.fd
 	}
 	if err := w.openChild(d, &s.scratch, false); err != nil {
-		if err == unix.ENOENT && w.opt.IgnoreReaddirRace {
-			return // vanished: fts's FTS_DNR with ENOENT, ignored
+		// Vanished (ENOENT): reported, or silently skipped under
+		// IgnoreReaddirRace, and still visited in post-order, as GNU
+		// visits an FTS_DNR under -depth.
+		d.vanished = err == unix.ENOENT
+		if !w.opt.raceIgnored(err) {
+			s.setDirEntry(d, parentFD)
+			s.report("open", err)
 		}
-		s.setDirEntry(d, parentFD)
-		s.report("open", err)
 	} else {
 		if parent != nil {
 			// While d is read, parent's descriptor may be evicted.
@@ -240,7 +243,7 @@ func (s *serial) readDir(d *dir) {
 			}
 		}
 	}
-	if readErr != nil && !w.stop.Load() && (readErr != unix.ENOENT || !w.opt.IgnoreReaddirRace) {
+	if readErr != nil && !w.stop.Load() && !w.opt.raceIgnored(readErr) {
 		s.setDirEntry(d, -1)
 		s.report("readdirent", readErr)
 	}

@@ -1167,15 +1167,14 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 	s := &r.ew
 	f.phase = phaseFinish
 	if err != nil {
-		if err == unix.ENOENT && w.opt.IgnoreReaddirRace {
-			// Vanished: fts's FTS_DNR with ENOENT, ignored, and no
-			// post-order visit.
-			r.frames = r.frames[:len(r.frames)-1]
-			r.eunref = append(r.eunref, f.n)
-			return
+		// Vanished (ENOENT): reported, or silently skipped under
+		// IgnoreReaddirRace, and still visited in post-order (finish),
+		// as GNU visits an FTS_DNR under -depth.
+		f.n.d.vanished = err == unix.ENOENT
+		if !w.opt.raceIgnored(err) {
+			s.setDirEntry(&f.n.d, f.parentFD)
+			s.report("open", err)
 		}
-		s.setDirEntry(&f.n.d, f.parentFD)
-		s.report("open", err)
 		return
 	}
 	if p := r.parent(); p != nil {
@@ -1288,7 +1287,7 @@ func (r *sorter) finish(f *frame) {
 		f.lst = nil
 		err := lst.err
 		r.dropListing(lst, f.nextKid)
-		if err != nil && !d.lost && !w.stop.Load() && (err != unix.ENOENT || !w.opt.IgnoreReaddirRace) {
+		if err != nil && !d.lost && !w.stop.Load() && !w.opt.raceIgnored(err) {
 			s.setDirEntry(d, -1)
 			s.report("readdirent", err)
 		}
@@ -1323,16 +1322,14 @@ func (r *sorter) finish(f *frame) {
 		// descriptor): the output goes on after the thief's all the same.
 		r.own.switchTo(f)
 	}
-	post := true
 	if f.failed != nil {
-		if f.failed == unix.ENOENT && w.opt.IgnoreReaddirRace {
-			post = false
-		} else {
+		d.vanished = f.failed == unix.ENOENT
+		if !w.opt.raceIgnored(f.failed) {
 			s.setDirEntry(d, parentFD)
 			s.report("open", f.failed)
 		}
 	}
-	if post && w.opt.PostOrder && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
+	if w.opt.PostOrder && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
 		s.setDirEntry(d, parentFD)
 		s.e.PostOrder = true
 		s.call()

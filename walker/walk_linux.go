@@ -167,6 +167,9 @@ func (s *wstate) setDirEntry(d *dir, parentFD int) {
 	e.Type = d.typ
 	e.follow = d.linkFollowed
 	e.dirfd = parentFD
+	if d.vanished {
+		e.markGone()
+	}
 	if d.parent == nil {
 		e.NameOff = rootNameOff(e.Path)
 		e.atOff = 0
@@ -278,7 +281,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		// lstat, as fts does.
 		st, err := e.Lstat()
 		if err != nil {
-			if err != unix.ENOENT || !opt.IgnoreReaddirRace {
+			if !opt.raceIgnored(err) {
 				s.report("lstat", err)
 			}
 			return false, c
@@ -317,7 +320,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		if !c.exact {
 			st, err := e.Lstat()
 			if err != nil {
-				if err != unix.ENOENT || !opt.IgnoreReaddirRace {
+				if !opt.raceIgnored(err) {
 					s.report("lstat", err)
 				}
 				return false, c
@@ -335,6 +338,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		e.PostOrder = opt.PostOrder
 		if s.call() == Prune && !opt.PostOrder {
 			descend = false
+		}
+		if e.gone() {
+			descend = false // the visit found it gone, and said so
 		}
 	}
 	return descend && !w.stop.Load(), c
@@ -369,8 +375,8 @@ func (s *wstate) closesLoop(d *dir, c *child) bool {
 
 // followLink stats a symbolic link under -L. It returns false when the
 // link is not to be visited: its target loops (ELOOP, or a directory
-// that is an ancestor) or it vanished. A dangling link is visited as
-// itself.
+// that is an ancestor). A dangling link is visited as itself, one that
+// vanished with no status.
 func (s *wstate) followLink(d *dir) bool {
 	e := &s.e
 	e.follow = true
@@ -391,10 +397,18 @@ func (s *wstate) followLink(d *dir) bool {
 	case unix.ENOENT:
 		lst, lerr := e.Lstat()
 		if lerr != nil {
-			if lerr != unix.ENOENT || !s.w.opt.IgnoreReaddirRace {
+			// Gone since its directory was read. GNU (fts's FTS_NS)
+			// reports it and still visits the name with no status, as
+			// below; under IgnoreReaddirRace silently (a known
+			// difference: GNU 4.9 reports it even then), as a vanished
+			// file whose d_type is known is visited under -P.
+			if !s.w.opt.raceIgnored(lerr) {
 				s.report("lstat", lerr)
 			}
-			return false
+			e.ReportOnce() // the tests that need its status are false, silently
+			e.stat, e.statErr, e.haveS = unix.Stat_t{}, lerr, true
+			e.Type = TypeUnknown
+			return true
 		}
 		e.stat, e.statErr, e.haveS = *lst, err, true
 	case unix.ELOOP:

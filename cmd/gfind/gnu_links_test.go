@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gfind/gfind/internal/testtool"
@@ -44,31 +45,59 @@ var gnuLinksCases = []gnuCase{
 	{args: "-H lk/to_file lk/dangling lk/loop lk/notdir lk/chain -lname *"},
 	{args: "lk -lname"},
 	{args: "lk -ilname"},
-	// -xtype: under -P the type of what a link points to (a link that
-	// cannot be followed stays a link, a loop is an error), under -L
-	// the link itself.
-	{args: "lk -xtype l"},
-	{args: "lk -xtype f"},
-	{args: "lk -xtype d"},
-	{args: "lk -xtype p"},
-	{args: "lk -xtype c"},
-	{args: "lk -xtype f,d"},
-	{args: "lk -xtype l,p,c"},
-	{args: "lk ! -xtype l"},
-	{args: "lk -type l -xtype d"},
-	{args: "lk -xtype l -lname *"},
-	{args: "lk -name loop ( -xtype l -o -xtype f )"}, // reported twice
+	// -xtype: under -P the type of what a link points to; a link that
+	// cannot be followed (dangling, through a non-directory: notdir ->
+	// file/x) stays a link, silently. So does a loop (loop -> loop,
+	// a -> b -> a) in GNU 4.10 (savannah bug 51926), which gfind
+	// follows: GNU 4.9 reports the loop and the test is false. Those
+	// rows state 4.10's result; under -L -xtype sees the link itself.
+	{args: "lk -xtype l", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
+	{args: "lk -xtype f", gnu410: &gnu410{stdout: lkFiles}},
+	{args: "lk -xtype d", gnu410: &gnu410{stdout: lkDirs}},
+	{args: "lk -xtype p", gnu410: &gnu410{stdout: []string{"lk/fifo", "lk/to_fifo"}}},
+	{args: "lk -xtype c", gnu410: &gnu410{stdout: []string{"lk/to_null"}}},
+	{args: "lk -xtype f,d", gnu410: &gnu410{stdout: append(slices.Clone(lkFiles), lkDirs...)}},
+	{args: "lk -xtype l,p,c", gnu410: &gnu410{stdout: lkDangling(append([]string{"lk/fifo", "lk/to_fifo", "lk/to_null"}, lkLoops...)...)}},
+	{args: "lk ! -xtype l", gnu410: &gnu410{stdout: append(append(slices.Clone(lkFiles), lkDirs...), "lk/fifo", "lk/to_fifo", "lk/to_null")}},
+	{args: "lk -type l -xtype d", gnu410: &gnu410{stdout: []string{"lk/dir/up", "lk/dot", "lk/to_dir", "lk/to_dir_slash"}}},
+	{args: "lk -xtype l -lname *", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
+	{args: "lk -name loop ( -xtype l -o -xtype f )", gnu410: &gnu410{stdout: []string{"lk/loop"}}}, // 4.9 reports it twice
 	{args: "lk/dir -xtype f"},
-	{args: "lk/to_dir lk/to_file lk/loop lk/dangling -maxdepth 0 -xtype f,l"},
+	{args: "lk/to_dir lk/to_file lk/loop lk/dangling -maxdepth 0 -xtype f,l", gnu410: &gnu410{stdout: []string{"lk/dangling", "lk/loop", "lk/to_file"}}},
+	{args: "lk -xtype d -atime +14"}, // 4.9 evaluates -atime first: no loop reported there
+	{args: "lk -atime +14 -xtype d"},
 	{args: "-L lk -xtype l"},
 	{args: "-L lk -xtype f"},
 	{args: "-L lk -xtype d"},
 	{args: "-L lk -xtype l,d,f,p,c"},
-	{args: "-H lk -xtype l"},
-	{args: "-H lk -xtype d"},
+	{args: "-H lk -xtype l", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
+	{args: "-H lk -xtype d", gnu410: &gnu410{stdout: lkDirs}},
+	// A starting point that loops is reported under -H and -L by GNU
+	// 4.9 and 4.10 alike, and not visited.
 	{args: "-H lk/to_file lk/to_dir lk/dangling lk/loop lk/chain -xtype l"},
+	{args: "-L lk/loop lk/a lk/notdir lk/file -xtype l"},
 	{args: "-H lk/to_file lk/to_dir lk/fifo -xtype f,d,p"},
 	{args: "lk -follow -xtype l"},
+	// A link whose target cannot be stat'ed: %Y says N for ENOENT and
+	// ENOTDIR (notdir -> file/x) without a diagnostic, L for ELOOP; under
+	// -L the walk reports ENOTDIR and ELOOP (GNU 4.9 and 4.10 alike) and
+	// visits notdir as a link; a starting point that cannot be followed
+	// under -H or -L is reported and not visited. The same through
+	// -files0-from.
+	{args: `lk -printf %p\t%y\t%Y\t%l\n`},
+	{args: `-L lk -printf %p\t%y\t%Y\t%l\n`},
+	{args: `-H lk -printf %p\t%y\t%Y\t%l\n`},
+	{args: "lk -name *notdir* -ls"},
+	{args: "-L lk -name *notdir* -ls"},
+	{args: "-L lk -type l"},
+	{args: "-L lk -type l -printf %Y"},
+	{args: `lk/notdir lk/loop lk/dangling lk/a -printf %p\t%y\t%Y\n`},
+	{args: `-H lk/notdir lk/loop lk/dangling lk/a lk/to_dir -maxdepth 0 -printf %p\t%y\t%Y\n`},
+	{args: `-L lk/notdir lk/loop lk/dangling lk/a lk/to_dir -maxdepth 0 -printf %p\t%y\t%Y\n`},
+	{args: `-files0-from links0 -printf %p\t%y\t%Y\n`},
+	{args: `-H -files0-from links0 -printf %p\t%y\t%Y\n`},
+	{args: `-L -files0-from links0 -printf %p\t%y\t%Y\n`},
+	{args: "-files0-from links0 -xtype l", gnu410: &gnu410{stdout: []string{"lk/notdir", "lk/loop", "lk/a", "lk/dangling"}}},
 	{args: "lk -xtype"},
 	{args: "lk -xtype q"},
 	{args: "lk -xtype f,"},
@@ -157,6 +186,7 @@ var gnuLinksCases = []gnuCase{
 //	  chain -> to_file, chain_dangling -> dangling,
 //	  notdir -> file/x, odd -> "\xff\tx\ny", star -> "*",
 //	  upper -> FILE.txt, dot -> ., to_fifo -> fifo, to_null -> /dev/null
+//	links0: NUL-separated starting points for -files0-from
 //	rx/
 //	  abc ABC aXc a*c a+c a.c aa a{2} a|b "new\nline" "\xff" "café"
 //	  "x y" [ab] foo_bar foo-bar "back\slash" (x) "tab\there"
@@ -181,6 +211,7 @@ func makeLinksTree(t *testing.T) string {
 		must(os.WriteFile(p(f), []byte("data\n"), 0o644))
 	}
 	must(unix.Mkfifo(p("lk/fifo"), 0o644))
+	must(os.WriteFile(p("links0"), []byte("lk/notdir\x00lk/loop\x00lk/a\x00lk/dangling\x00lk/to_dir\x00lk/file\x00"), 0o644))
 	for _, l := range []struct{ name, target string }{
 		{"lk/dir/back", "../file"}, {"lk/dir/up", ".."},
 		{"lk/to_file", "file"}, {"lk/to_dir", "dir"}, {"lk/to_dir_slash", "dir/"},
@@ -195,15 +226,31 @@ func makeLinksTree(t *testing.T) string {
 	return root
 }
 
+// What -xtype finds in makeLinksTree under -P: the links that cannot be
+// followed (lkDangling), those that loop (lkLoops), the regular files
+// and links to them (lkFiles), the directories and links to them
+// (lkDirs).
+var (
+	lkLoops = []string{"lk/a", "lk/b", "lk/loop"}
+	lkFiles = []string{"lk/FILE.txt", "lk/abs_file", "lk/chain", "lk/dir/back", "lk/dir/inner.txt",
+		"lk/file", "lk/to_file", "lk/upper"}
+	lkDirs = []string{"lk", "lk/dir", "lk/dir/up", "lk/dot", "lk/to_dir", "lk/to_dir_slash"}
+)
+
+// lkDangling returns the links of makeLinksTree that dangle (notdir ->
+// file/x among them), and more.
+func lkDangling(more ...string) []string {
+	return append([]string{"lk/abs_dangling", "lk/chain_dangling", "lk/dangling", "lk/notdir", "lk/odd", "lk/star"}, more...)
+}
+
 func TestAgainstGNULinks(t *testing.T) {
 	gnu := testtool.GNUFind(t)
 	gfind := gfindBin(t)
 	root := makeLinksTree(t)
 	for _, c := range gnuLinksCases {
-		args := shellWords(c.args)
 		t.Run(c.args, func(t *testing.T) {
 			t.Parallel()
-			compareFinds(t, filepath.Join(root, c.dir), false, gnu, gfind, args, c.serialOnly)
+			compareCase(t, filepath.Join(root, c.dir), false, gnu, gfind, c)
 		})
 	}
 }
@@ -212,7 +259,8 @@ func TestAgainstGNULinks(t *testing.T) {
 // directory nobody cannot search:
 //
 //	lkp/ file, locked/ (0700, root's) x, to_locked -> locked/x,
-//	     to_locked_dir -> locked
+//	     to_locked_dir -> locked, locked_notdir -> locked/x/y,
+//	     zero/ (mode 000) x, to_zero -> zero/x, to_zero_dir -> zero
 var gnuLinksNobodyCases = []gnuCase{
 	{args: "lkp -xtype f"}, // stat(to_locked): Permission denied
 	{args: "lkp -xtype l"},
@@ -224,6 +272,18 @@ var gnuLinksNobodyCases = []gnuCase{
 	{args: "-L lkp/to_locked_dir -lname *"},
 	{args: "-H lkp/to_locked lkp/to_locked_dir -xtype l"},
 	{args: "lkp -regex '.*locked.*'"},
+	// EACCES is no broken link: %Y says ? and reports it without
+	// changing the exit status; -xtype reports it and is false; -L and
+	// -H report it and visit the name (-L) or not (a starting point).
+	{args: `lkp -printf %p\t%y\t%Y\n`},
+	{args: `-L lkp -printf %p\t%y\t%Y\n`},
+	{args: `-H lkp/to_locked lkp/to_locked_dir lkp/locked_notdir lkp/file -printf %p\t%y\t%Y\n`},
+	{args: `-H lkp/to_zero lkp/to_zero_dir -printf %p\t%y\t%Y\n`},
+	{args: `-L lkp/to_zero lkp/to_zero_dir -printf %p\t%y\t%Y\n`},
+	{args: "lkp -name *zero* -xtype l"},
+	{args: "-L lkp -name *zero* -ls"},
+	{args: "lkp -xtype l -o -xtype f"},
+	{args: "-L lkp -type l -ls"},
 	{args: "lkp -fstype nosuchfs"},
 }
 
@@ -239,16 +299,71 @@ func TestAgainstGNULinksAsNobody(t *testing.T) {
 		os.WriteFile(p("lkp/locked/x"), nil, 0o644),
 		os.Symlink("locked/x", p("lkp/to_locked")),
 		os.Symlink("locked", p("lkp/to_locked_dir")),
+		os.Symlink("locked/x/y", p("lkp/locked_notdir")),
+		os.Mkdir(p("lkp/zero"), 0o755),
+		os.WriteFile(p("lkp/zero/x"), nil, 0o644),
+		os.Chmod(p("lkp/zero"), 0),
+		func() error {
+			// Let the temporary directory go whoever runs the test.
+			t.Cleanup(func() { os.Chmod(p("lkp/zero"), 0o755) })
+			return nil
+		}(),
+		os.Symlink("zero/x", p("lkp/to_zero")),
+		os.Symlink("zero", p("lkp/to_zero_dir")),
 	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, c := range gnuLinksNobodyCases {
-		args := shellWords(c.args)
 		t.Run(c.args, func(t *testing.T) {
 			t.Parallel()
-			compareFinds(t, filepath.Join(root, c.dir), true, gnu, gfind, args, c.serialOnly)
+			compareCase(t, filepath.Join(root, c.dir), true, gnu, gfind, c)
+		})
+	}
+}
+
+// TestDeleteLinksAgainstGNU runs -delete on the links of makeLinksTree
+// whose targets cannot be stat'ed (dangling, notdir -> file/x, loops)
+// under -P, -H and -L, in a fresh tree for each program, and compares
+// what they print and what they leave.
+func TestDeleteLinksAgainstGNU(t *testing.T) {
+	gnu := testtool.GNUFind(t)
+	gfind := gfindBin(t)
+	for _, a := range []string{
+		"lk -type l -delete",
+		"lk -name *notdir* -delete",
+		"-L lk -xtype l -delete",
+		"-L lk -type l -delete",
+		"-L lk -name *notdir* -delete",
+		"lk/notdir lk/loop lk/dangling lk/a -delete",
+		"-H lk/notdir lk/loop lk/dangling lk/a lk/to_file -delete",
+		"-L lk/notdir lk/loop lk/dangling lk/a lk/to_dir -delete",
+		"-files0-from links0 -delete",
+		"-L -files0-from links0 -delete",
+	} {
+		t.Run(a, func(t *testing.T) {
+			t.Parallel()
+			var res [2]findResult
+			var left [2][]string
+			for i, prog := range []string{gnu, gfind} {
+				root := makeLinksTree(t)
+				args := shellWords(a)
+				name := "find"
+				if i == 1 {
+					name, args = "gfind", append([]string{"-j1"}, args...)
+				}
+				res[i] = runFind(t, root, false, prog, name, args)
+				err := filepath.WalkDir(filepath.Join(root, "lk"), func(path string, _ os.DirEntry, err error) error {
+					left[i] = append(left[i], path[len(root):])
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			compare(t, "-j1", res[0], res[1], false)
+			diffLines(t, "files left", left[0], left[1])
 		})
 	}
 }
