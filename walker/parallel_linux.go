@@ -440,7 +440,8 @@ func (k *worker) readDir(d *dir) {
 func (k *worker) visitChunk(d *dir, fd int, buf []byte, follow bool) {
 	w := k.w
 	for pos := 0; ; {
-		de, next, ok := nextDirent(buf, pos)
+		var de dirent
+		next, ok := nextDirent(buf, pos, &de)
 		if !ok {
 			return
 		}

@@ -82,7 +82,8 @@ func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
 // before it are visited before a replaced directory is noticed.
 func dotRecord(buf []byte) (ino uint64, ok bool) {
 	for pos := 0; ; {
-		de, next, more := nextDirent(buf, pos)
+		var de dirent
+		next, more := nextDirent(buf, pos, &de)
 		if !more {
 			return 0, false
 		}

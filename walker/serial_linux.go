@@ -181,7 +181,8 @@ func (s *serial) readDir(d *dir) {
 		for {
 			// Records already in the buffer first (a carried rest).
 			for {
-				de, next, ok := nextDirent(lv.buf, pos)
+				var de dirent
+				next, ok := nextDirent(lv.buf, pos, &de)
 				if !ok {
 					break
 				}
@@ -294,7 +295,8 @@ func (s *serial) sortByInode(lv *level) {
 func lastOff(buf []byte) int64 {
 	var off int64
 	for pos := 0; ; {
-		de, next, ok := nextDirent(buf, pos)
+		var de dirent
+		next, ok := nextDirent(buf, pos, &de)
 		if !ok {
 			return off
 		}
@@ -326,7 +328,8 @@ func (s *serial) visitBatch(d *dir, lv *level) bool {
 		if w.stop.Load() {
 			return false
 		}
-		de, _, _ := nextDirent(lv.buf, pos)
+		var de dirent
+		nextDirent(lv.buf, pos, &de)
 		descend, c := s.entry(d, d.fd, &de)
 		if !descend {
 			continue

@@ -818,7 +818,7 @@ read:
 		for pos := 0; ; {
 			off := pos
 			var ok bool
-			if pos, ok = nextRecord(buf, pos, &de); !ok {
+			if pos, ok = nextDirent(buf, pos, &de); !ok {
 				break
 			}
 			if de.ino == 0 {
@@ -1360,50 +1360,4 @@ func (r *sorter) dropListing(lst *listing, from int) {
 // roundUp returns the power of two at or above n, at least 16.
 func roundUp(n int) int {
 	return max(16, 1<<bits.Len(uint(n-1)))
-}
-
-// nextRecord is nextDirent for the read loop of the sorted walk, where it
-// was the biggest cost: the name's end is found from the record length,
-// which the kernel (filldir64) rounds up to 8 bytes past the name's NUL,
-// in the record's last 8 bytes, rather than by a search from the start.
-// The d_off cookie is not read. The record is set in *d rather than
-// returned: a returned dirent went through the stack, and was read back
-// whole before its parts were stored (a store-forwarding stall per
-// record).
-func nextRecord(buf []byte, pos int, d *dirent) (next int, ok bool) {
-	if pos+int(direntName) > len(buf) {
-		return pos, false
-	}
-	p := unsafe.Pointer(&buf[pos])
-	reclen := int(*(*uint16)(unsafe.Add(p, direntReclen)))
-	if reclen < int(direntName)+1 || pos+reclen > len(buf) {
-		return pos, false
-	}
-	d.ino = *(*uint64)(unsafe.Add(p, direntIno))
-	d.typ = typeFromDT(*(*uint8)(unsafe.Add(p, direntType)))
-	// The first zero byte of the last word, in address order, with
-	// the header bytes before the name (in a short record) forced to
-	// non-zero: the lowest byte flagged by the zero-byte test is exact.
-	last := reclen - 8
-	w := binary.LittleEndian.Uint64(buf[pos+last:])
-	if skip := int(direntName) - last; skip > 0 {
-		w |= 1<<(8*skip) - 1
-	}
-	n := -1
-	if z := (w - 0x0101010101010101) &^ w & 0x8080808080808080; z != 0 {
-		n = last + bits.TrailingZeros64(z)/8 - int(direntName)
-	}
-	if n < 1 || buf[pos+int(direntName)+n-1] == 0 || (int(direntName)+n+1+7)&^7 != reclen {
-		// Not the layout of filldir64 (the NUL may be before the last
-		// word): search.
-		n = bytes.IndexByte(buf[pos+int(direntName):pos+reclen], 0)
-	}
-	if n < 0 {
-		// No terminator inside the record: treat it as unusable
-		// rather than read past it.
-		d.ino = 0
-		n = reclen - int(direntName)
-	}
-	d.name = buf[pos+int(direntName) : pos+int(direntName)+n]
-	return pos + reclen, true
 }

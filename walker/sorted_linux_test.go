@@ -708,8 +708,8 @@ func TestSortedLazyChanged(t *testing.T) {
 	}
 }
 
-// TestRecordNames: the sorted walk's record parsing (nextRecord: the
-// name's end found from the record length) gives every name whole, for
+// TestRecordNames: the record parser (nextDirent: the name's end found
+// from the record length) gives every name whole, for
 // every name length, in records short enough for the header to share
 // the last word, and for bytes that the zero-byte test must not take for
 // a NUL.
@@ -741,14 +741,15 @@ func TestRecordNames(t *testing.T) {
 	}
 }
 
-// TestNextRecord checks nextRecord on records built by hand: the
+// TestNextDirent checks nextDirent on records built by hand: the
 // kernel's layout (with garbage after the NUL, which filldir64 leaves),
 // and a record padded beyond it, whose name must be searched for.
-func TestNextRecord(t *testing.T) {
+func TestNextDirent(t *testing.T) {
 	rec := func(name string, pad int, garbage byte) []byte {
 		reclen := (int(direntName)+len(name)+1+7)&^7 + pad
 		b := bytes.Repeat([]byte{garbage}, reclen)
 		binary.NativeEndian.PutUint64(b[direntIno:], 42)
+		binary.NativeEndian.PutUint64(b[direntOff:], uint64(len(name)))
 		binary.NativeEndian.PutUint16(b[direntReclen:], uint16(reclen))
 		b[direntType] = unix.DT_REG
 		copy(b[direntName:], name)
@@ -761,10 +762,10 @@ func TestNextRecord(t *testing.T) {
 			for _, garbage := range []byte{0, 1, 0xff} {
 				buf := append(rec("x", 0, 0xff), rec(name, pad, garbage)...)
 				var d dirent
-				next, ok := nextRecord(buf, 0, &d)
-				end, ok2 := nextRecord(buf, next, &d)
-				if !ok || !ok2 || string(d.name) != name || d.ino != 42 || d.typ != TypeRegular || end != len(buf) {
-					t.Errorf("name %q pad %d garbage %#x: got %q ino %d type %d end %d of %d (ok %v %v)", name, pad, garbage, d.name, d.ino, d.typ, end, len(buf), ok, ok2)
+				next, ok := nextDirent(buf, 0, &d)
+				end, ok2 := nextDirent(buf, next, &d)
+				if !ok || !ok2 || string(d.name) != name || d.ino != 42 || d.off != int64(n) || d.typ != TypeRegular || end != len(buf) {
+					t.Errorf("name %q pad %d garbage %#x: got %q ino %d off %d type %d end %d of %d (ok %v %v)", name, pad, garbage, d.name, d.ino, d.off, d.typ, end, len(buf), ok, ok2)
 				}
 			}
 		}

@@ -441,7 +441,8 @@ func readdirOrder(t testing.TB, fd int) []string {
 			return names
 		}
 		for pos := 0; ; {
-			de, next, ok := nextDirent(buf[:n], pos)
+			var de dirent
+			next, ok := nextDirent(buf[:n], pos, &de)
 			if !ok {
 				break
 			}
