@@ -54,6 +54,9 @@ type childArgs struct {
 	// Ordered (with Summary): the walk is given Options.Ordered, and the
 	// summary hashes the paths in the order of the captured output.
 	Ordered bool
+	// Matrix: make these walks of the engine matrix instead
+	// (matrix_linux_test.go).
+	Matrix []matrixRun
 }
 
 // childSummary is what a child prints with Summary: the number of
@@ -107,6 +110,9 @@ func childMain() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
+	}
+	if a.Matrix != nil {
+		return matrixChild(a.Matrix)
 	}
 	enc := json.NewEncoder(os.Stdout)
 	var failed atomic.Bool
