@@ -314,8 +314,9 @@ func depthModel(min, max int) func([]mrec) []mrec {
 	}
 }
 
-// vanishModel is IgnoreReaddirRace: no "open ENOENT" error, and no
-// post-order visit of a directory that vanished.
+// vanishModel is IgnoreReaddirRace: no "open ENOENT" error; a directory
+// that vanished keeps its post-order visit, as under GNU find (fts
+// returns it as FTS_DP after the failed open).
 func vanishModel(rs []mrec) []mrec {
 	gone := map[string]bool{}
 	for _, r := range rs {
@@ -323,7 +324,7 @@ func vanishModel(rs []mrec) []mrec {
 			gone[r.Path] = true
 		}
 	}
-	return slices.DeleteFunc(slices.Clone(rs), func(r mrec) bool { return gone[r.Path] && (r.Err != "" || r.Post) })
+	return slices.DeleteFunc(slices.Clone(rs), func(r mrec) bool { return gone[r.Path] && r.Err != "" })
 }
 
 // prefixTo returns rs up to the (non-error) visit of path, included.
