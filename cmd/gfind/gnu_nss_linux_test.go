@@ -267,14 +267,7 @@ func (ns *nssNamespace) run(t *testing.T, dir, prog, name string, args []string)
 	if errors.Is(err, syscall.EPERM) {
 		testtool.Missing(t, "a mount namespace (unshare)", "util-linux", err)
 	}
-	r := findResult{stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %s: %v", name, err)
-	}
+	r := resultOf(t, name, stdout.String(), stderr.String(), err)
 	if strings.HasPrefix(r.stderr, "innss:") {
 		t.Fatalf("setting up the namespace for %s: %s", name, r.stderr)
 	}

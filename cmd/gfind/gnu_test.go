@@ -404,7 +404,15 @@ func runProg(t *testing.T, o runOpts, prog, name string, args []string) findResu
 	if ctx.Err() != nil {
 		t.Fatalf("%s %q timed out", name, args)
 	}
-	r := findResult{stdout: stdout.String(), stderr: stderr.String()}
+	return resultOf(t, name, stdout.String(), stderr.String(), err)
+}
+
+// resultOf is what a run of the program called name left: its output
+// and exit status. An error other than a non-zero exit (the program
+// could not start) fails t.
+func resultOf(t *testing.T, name, stdout, stderr string, err error) findResult {
+	t.Helper()
+	r := findResult{stdout: stdout, stderr: stderr}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
