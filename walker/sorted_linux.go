@@ -827,7 +827,7 @@ read:
 			if isDots(de.name) {
 				if !checked && len(de.name) == 1 {
 					checked = true
-					lst.loop, lst.changed = sortedDotCheck(&n.d, fd, de.ino)
+					lst.loop, lst.changed = dotCheck(&n.d, fd, de.ino)
 					if lst.loop != nil || lst.changed {
 						raw.ents = raw.ents[:0]
 						break read
@@ -1037,30 +1037,6 @@ var hookOpenLazy func()
 // path of the directory it closed, so that a test can wait for the
 // read-ahead instead of sleeping.
 var hookCloseRead func(path string)
-
-// sortedDotCheck is checkDot's test, without the report, which the emitter
-// makes when it enters the directory: it returns the ancestor that d
-// duplicates, or whether d was swapped for another directory since its
-// parent was read.
-func sortedDotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
-	if dotIno == d.id.ino {
-		return nil, false
-	}
-	var st unix.Stat_t
-	if fstat(fd, &st) != nil {
-		return nil, false
-	}
-	if replaced(d, fd, &st, dotIno) {
-		return nil, true
-	}
-	d.id, d.idExact = idOf(&st), true
-	for x := d.parent; x != nil; x = x.parent {
-		if x.id == d.id {
-			return x, false
-		}
-	}
-	return nil, false
-}
 
 // newNode makes the node of the subdirectory name of d.
 func (k *sreader) newNode(d *dir, name []byte, c child, state nodeState) *snode {

@@ -425,42 +425,57 @@ func (s *wstate) followLink(d *dir) bool {
 	return true
 }
 
-// checkDot compares the d_ino of a directory's "." record with what its
-// parent's record said. They differ at a mount point (and on a few
-// file systems that invent inode numbers), and only then does the
-// directory's identity need a stat: this finds a bind mount of an
-// ancestor into its own subtree, which fts finds by stating every
-// directory, at no cost for the others. It returns false when d is such
-// a loop (reported).
-func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
+// dotCheck compares the d_ino of a directory's "." record with what its
+// parent's record said. They differ at a mount point (and on a few file
+// systems that invent inode numbers), and only then does the directory's
+// identity need a stat: this finds a bind mount of an ancestor into its
+// own subtree, which fts finds by stating every directory, at no cost
+// for the others. It returns the ancestor that d duplicates, or whether
+// d was swapped for another directory since its parent was read
+// (seam_linux.go); it reports nothing, since when the report is made
+// differs between the walks.
+func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 	if dotIno == d.id.ino {
-		return true
+		return nil, false
 	}
 	var st unix.Stat_t
 	if fstat(fd, &st) != nil {
-		return true
+		return nil, false
 	}
 	if replaced(d, fd, &st, dotIno) {
-		// Swapped since its parent was read (seam_linux.go): it is
-		// reported and neither read nor visited in post-order, like a
-		// loop, since what its name holds now was never seen.
-		s.setDirEntry(d, -1)
-		s.report("open", errChanged)
-		d.loop = true
-		return false
+		return nil, true
 	}
 	d.id, d.idExact = idOf(&st), true
 	for x := d.parent; x != nil; x = x.parent {
 		if x.id == d.id {
-			pfd := unix.AT_FDCWD
-			if d.parent != nil {
-				pfd = -1 // an error Entry is not evaluated
-			}
-			s.setDirEntry(d, pfd)
-			s.report("", &LoopError{Path: string(s.e.Path), Ancestor: x.path()})
-			d.loop = true // and no post-order visit either
-			return false
+			return x, false
 		}
+	}
+	return nil, false
+}
+
+// checkDot is dotCheck for the walks that visit records as they read
+// them: it returns false, with the report made, when d is a loop or was
+// swapped.
+func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
+	loop, changed := dotCheck(d, fd, dotIno)
+	switch {
+	case changed:
+		// What its name holds now was never seen: it is reported and
+		// neither read nor visited in post-order, like a loop.
+		s.setDirEntry(d, -1)
+		s.report("open", errChanged)
+		d.loop = true
+		return false
+	case loop != nil:
+		pfd := unix.AT_FDCWD
+		if d.parent != nil {
+			pfd = -1 // an error Entry is not evaluated
+		}
+		s.setDirEntry(d, pfd)
+		s.report("", &LoopError{Path: string(s.e.Path), Ancestor: loop.path()})
+		d.loop = true // and no post-order visit either
+		return false
 	}
 	return true
 }
