@@ -49,13 +49,18 @@ var (
 //
 // A signal that was ignored when gfind started stays ignored: a shell
 // starts background jobs with SIGINT ignored, and nohup ignores SIGHUP.
+//
+// A signal that comes at any time before gfind exits kills it, as it
+// kills GNU find: one that the runtime received just before the walk
+// ended is not lost to the watch's goroutine being scheduled late
+// (stop waits for that goroutine).
 type signalWatch struct {
 	sink *output.Sink
 
-	mu                   sync.Mutex
-	started, dying, done bool
-	ch                   chan os.Signal
-	quit                 chan struct{}
+	mu            sync.Mutex
+	started, done bool
+	ch            chan os.Signal
+	quit, exited  chan struct{}
 }
 
 // start installs the handlers; it may be called more than once.
@@ -77,42 +82,42 @@ func (w *signalWatch) start() {
 	}
 	w.ch = make(chan os.Signal, 1)
 	w.quit = make(chan struct{})
+	w.exited = make(chan struct{})
 	signal.Notify(w.ch, sigs...)
 	go func() {
+		var sig os.Signal
 		select {
-		case sig := <-w.ch:
-			w.mu.Lock()
-			if w.done {
-				// The walk ended as the signal came: gfind exits with
-				// its own status.
-				w.mu.Unlock()
+		case sig = <-w.ch:
+		case <-w.quit:
+			// signal.Stop has delivered whatever signal the runtime
+			// had received: take it, or end.
+			select {
+			case sig = <-w.ch:
+			default:
+				close(w.exited)
 				return
 			}
-			w.dying = true
-			w.mu.Unlock()
-			die(sig.(syscall.Signal), w.sink)
-		case <-w.quit:
 		}
+		die(sig.(syscall.Signal), w.sink)
 	}()
 }
 
-// stop is called when the walk is over: it ends the watch, or, when a
-// signal is already being handled, waits for it to kill the process, so
-// that gfind cannot exit with a status of its own meanwhile.
+// stop is called when the walk is over. It ends the watch; when a signal
+// has come meanwhile, it waits for that signal to kill the process, so
+// that gfind cannot exit with a status of its own.
 func (w *signalWatch) stop() {
 	w.mu.Lock()
-	if w.ch != nil {
-		signal.Stop(w.ch)
-	}
-	if w.dying {
-		w.mu.Unlock()
-		select {} // die kills the process
-	}
 	w.done = true
-	if w.quit != nil {
-		close(w.quit)
-	}
+	ch := w.ch
 	w.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	// After Stop, a signal received before it is in ch; one that comes
+	// later takes the default action, death.
+	signal.Stop(ch)
+	close(w.quit)
+	<-w.exited // never closed when the goroutine is dying of a signal
 }
 
 // die ends the children, stops the output and kills gfind with sig.
