@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -578,23 +578,18 @@ func recordCloseReads(t *testing.T) *closedReads {
 	return c
 }
 
-// waitFor waits until cond holds: it polls it, with a deadline of a
-// minute (far beyond what a walk of the tests' trees takes on a busy
-// machine), after which it fails t (with Errorf: it may be called from
-// a visit, on a worker's goroutine) and returns.
+// waitFor waits until cond holds (testtool.Poll), and fails t when it
+// does not within testtool.WaitLimit (with Errorf: it may be called from
+// a visit, on a worker's goroutine).
 func (c *closedReads) waitFor(t *testing.T, what string, cond func(paths map[string]bool) bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+	ok := testtool.Poll(func() bool {
 		c.mu.Lock()
-		ok := cond(c.paths)
-		c.mu.Unlock()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("waited a minute for %s", what)
-			return
-		}
+		defer c.mu.Unlock()
+		return cond(c.paths)
+	})
+	if !ok {
+		t.Errorf("waited %v for %s", testtool.WaitLimit, what)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 // Issue 6 item 11: SIGINT and SIGTERM while a -exec child runs or while
@@ -169,16 +171,14 @@ func TestSignals(t *testing.T) {
 // waitLimit is how long a test waits for a condition that a prompt
 // program meets in milliseconds: far beyond what a busy machine takes,
 // and still short of the children's sleep 3600.
-const waitLimit = time.Minute
+const waitLimit = testtool.WaitLimit
 
 // waitFor polls cond until it holds, and fails t when it still does not
 // after waitLimit; what says what was waited for.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(waitLimit); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", waitLimit, what)
-		}
+	if !testtool.Poll(cond) {
+		t.Fatalf("waited %v for %s", waitLimit, what)
 	}
 }
 
@@ -249,12 +249,10 @@ func procState(dir string) byte {
 // process until waitLimit to die (the children sleep far longer).
 func alive(pid int) bool {
 	dir := fmt.Sprintf("/proc/%d", pid)
-	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if s := procState(dir); s == 0 || s == 'Z' {
-			return false
-		}
-	}
-	return true
+	return !testtool.Poll(func() bool {
+		s := procState(dir)
+		return s == 0 || s == 'Z'
+	})
 }
 
 // countEntries counts what is under dir.

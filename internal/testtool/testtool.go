@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+	"time"
 )
 
 // CI reports whether the tests run under CI, where every outside program
@@ -112,4 +113,21 @@ func CC(t testing.TB) string {
 		Missing(t, "the C library's headers", "libc6-dev", err)
 	}
 	return cc
+}
+
+// WaitLimit bounds every wait of the tests for a condition: what they
+// wait for takes milliseconds on an idle machine, and a minute is far
+// beyond what a busy one adds.
+const WaitLimit = time.Minute
+
+// Poll checks cond every few milliseconds until it holds, and reports
+// whether it did within WaitLimit. Tests wait through it, not through
+// fixed sleeps, so that their outcome does not depend on the load.
+func Poll(cond func() bool) bool {
+	for deadline := time.Now().Add(WaitLimit); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }

@@ -115,3 +115,10 @@ func (f *wantTB) Errorf(format string, args ...any) {
 	f.msg = fmt.Sprintf(format, args...)
 }
 func (f *wantTB) Logf(format string, args ...any) { f.msg = fmt.Sprintf(format, args...) }
+
+func TestPoll(t *testing.T) {
+	n := 0
+	if !Poll(func() bool { n++; return n == 3 }) || n != 3 {
+		t.Errorf("Poll stopped after %d checks, want 3", n)
+	}
+}
