@@ -61,10 +61,11 @@ type worker struct {
 	items []*dir     // items[head:] are queued; the top is the end
 	head  int
 
-	dbuf  []byte // getdents64 buffer
-	batch []*dir // children of the current chunk, before pushing
-	names []byte // arena for the items' names
-	held  *dir   // the path buffer's directory, referenced (holdPath)
+	dbuf  []byte  // getdents64 buffer
+	rd    dirRead // the read of the directory being read
+	batch []*dir  // children of the current chunk, before pushing
+	names []byte  // arena for the items' names
+	held  *dir    // the path buffer's directory, referenced (holdPath)
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
@@ -275,22 +276,9 @@ func (k *worker) process(d *dir) {
 		return
 	}
 	if d.parent == nil {
-		k.pb.cur = nil
-		if !k.startRoot(d) {
-			k.pushNextRoot(d)
-			return
-		}
-		descend := k.e.Type == TypeDir && opt.MaxDepth != 0
-		if !opt.PostOrder || !descend {
-			if d.depth >= opt.MinDepth {
-				k.e.PostOrder = opt.PostOrder && k.e.Type == TypeDir
-				if k.call() == Prune && !opt.PostOrder {
-					descend = false
-				}
-			}
-		}
+		read := k.visitRoot(d)
 		k.pushNextRoot(d)
-		if (!opt.PostOrder || !descend) && (!descend || w.stop.Load()) {
+		if !read {
 			return
 		}
 	}
@@ -300,14 +288,7 @@ func (k *worker) process(d *dir) {
 	// Pre-order: once open, d needs nothing from its parent. Post-order:
 	// d's own visit will need the parent's descriptor.
 	if err := w.openChild(d, &k.scratch, !opt.PostOrder); err != nil {
-		// Vanished (ENOENT): reported, or silently skipped under
-		// IgnoreReaddirRace, and still visited in post-order, as GNU
-		// visits an FTS_DNR under -depth. Set before complete reads it.
-		d.vanished = err == unix.ENOENT
-		if !opt.raceIgnored(err) {
-			k.setDirEntry(d, -1)
-			k.report("open", err)
-		}
+		k.openFailed(d, -1, err) // before complete reads d.vanished
 	} else {
 		k.readDir(d)
 		w.unpin(d, true)
@@ -334,9 +315,7 @@ func (k *worker) complete(d *dir, visitSelf bool) {
 				k.setDirEntry(d, -1)
 				k.report("open", err)
 			} else {
-				k.setDirEntry(d, pfd)
-				k.e.PostOrder = true
-				k.call()
+				k.postVisit(d, pfd)
 				if p != nil {
 					w.unpin(p, false)
 				}
@@ -368,50 +347,36 @@ func (k *worker) readDir(d *dir) {
 	w := k.w
 	k.pb.setDir(d)
 	fd := d.fd
-	checkedDot := false
-	pushed := false
+	rd := &k.rd
+	rd.start(d, fd, k.dbuf)
 	follow := w.opt.Follow == FollowAll
 	// costly says the visits of the last chunk this worker visited made
 	// stat calls: only then are further chunks worth handing to idle
 	// workers. Visiting a record that needs no stat takes a fraction of
 	// what reading it took, so handing it over (a copy, a wake-up, a
-	// thread) costs more than it saves: measured on wide (100,000 files)
-	// with -print, the split took 4% of the CPU time and the wake-ups
-	// another 15%, for no gain in wall time.
+	// thread) costs more than it saves.
 	costly := false
 	for !w.stop.Load() {
-		n, err := getdents(fd, k.dbuf)
+		buf := rd.next()
 		if len(k.batch) > 0 {
 			// The last chunk's children go out now that it is known
 			// whether more will follow: if not, this worker will pop
-			// one of them itself.
-			k.pushBatch(d, n > 0 && err == nil)
-			pushed = true
-		}
-		if err != nil {
-			if !w.opt.raceIgnored(err) {
-				k.setDirEntry(d, -1)
-				k.report("readdirent", err)
+			// one of them itself. Other workers read d.id from now on,
+			// which a late "." check could set: it is given up.
+			if !rd.end.refused() {
+				k.pushBatch(d, buf != nil)
 			}
+			rd.dot = true
+		}
+		if buf == nil {
+			if rd.end.refused() {
+				k.dropBatch()
+				k.refuse(d, &rd.end)
+			}
+			k.readFailed(d, rd.end.err)
 			return
 		}
-		if n == 0 {
-			return
-		}
-		buf := k.dbuf[:n]
-		if !checkedDot && !pushed {
-			// Check "." before visiting any record of the chunk: on
-			// ext4 it comes in hash order, not first, and a directory
-			// swapped in since it was listed must not be walked.
-			if ino, ok := dotRecord(buf); ok {
-				checkedDot = true
-				if !k.checkDot(d, fd, ino) {
-					k.dropBatch()
-					return
-				}
-			}
-		}
-		if costly && checkedDot && n >= splitMinBytes {
+		if costly && rd.dot && len(buf) >= splitMinBytes {
 			// A big directory, perhaps in a walk that has had nothing
 			// to share yet: the other workers take the next chunks.
 			k.p.startHelpers()

@@ -73,23 +73,3 @@ func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
 	}
 	return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0
 }
-
-// dotRecord returns the d_ino of the "." record in a chunk of records
-// read by getdents, if the chunk has it. "." is not always the first
-// record: ext4 returns a directory's records in hash order, "." among
-// them. A walk that visits records as it reads them must check "."
-// (checkDot) before visiting any record of the chunk, or the records
-// before it are visited before a replaced directory is noticed.
-func dotRecord(buf []byte) (ino uint64, ok bool) {
-	for pos := 0; ; {
-		var de dirent
-		next, more := nextDirent(buf, pos, &de)
-		if !more {
-			return 0, false
-		}
-		if de.ino != 0 && len(de.name) == 1 && de.name[0] == '.' {
-			return de.ino, true
-		}
-		pos = next
-	}
-}

@@ -51,7 +51,8 @@ type level struct {
 	// 2,000-level chain of small directories must not cost 2,000 read
 	// buffers.
 	buf  []byte
-	recs []int // offsets in buf of the records to visit, in visit order
+	recs []int   // offsets in buf of the records to visit, in visit order
+	rd   dirRead // the read of d
 }
 
 // inodeKey sorts a batch by inode number; off (increasing in readdir
@@ -76,38 +77,12 @@ func (s *serial) level(depth int) *level {
 }
 
 func (s *serial) walkRoot(r string) {
-	w := s.w
-	lv := s.level(0)
-	d := &lv.d
+	d := &s.level(0).d
 	d.reset()
 	d.setName(nil, []byte(r))
-	s.pb.cur = nil
-	if !s.startRoot(d) {
-		return
+	if s.visitRoot(d) {
+		s.readChild(d, nil)
 	}
-	descend := s.e.Type == TypeDir && w.opt.MaxDepth != 0
-	if !s.visitDir(d, descend, unix.AT_FDCWD) {
-		return
-	}
-	s.readChild(d, nil)
-}
-
-// visitDir makes the visit of directory d (whose Entry is set) that
-// comes before its contents: the pre-order visit, or under PostOrder the
-// only visit of a directory that will not be read. It returns whether to
-// read d.
-func (s *serial) visitDir(d *dir, descend bool, parentFD int) bool {
-	opt := &s.w.opt
-	if opt.PostOrder && descend {
-		return true
-	}
-	if d.depth >= opt.MinDepth {
-		s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
-		if s.call() == Prune && !opt.PostOrder {
-			descend = false
-		}
-	}
-	return descend && !s.w.stop.Load()
 }
 
 // readChild opens d (a child of parent, or a root), reads it, and makes
@@ -119,14 +94,7 @@ func (s *serial) readChild(d *dir, parent *dir) {
 		parentFD = parent.fd
 	}
 	if err := w.openChild(d, &s.scratch, false); err != nil {
-		// Vanished (ENOENT): reported, or silently skipped under
-		// IgnoreReaddirRace, and still visited in post-order, as GNU
-		// visits an FTS_DNR under -depth.
-		d.vanished = err == unix.ENOENT
-		if !w.opt.raceIgnored(err) {
-			s.setDirEntry(d, parentFD)
-			s.report("open", err)
-		}
+		s.openFailed(d, parentFD, err)
 	} else {
 		if parent != nil {
 			// While d is read, parent's descriptor may be evicted.
@@ -141,9 +109,7 @@ func (s *serial) readChild(d *dir, parent *dir) {
 			if err != nil {
 				// The parent cannot be reopened, so neither can its
 				// remaining entries be visited.
-				s.setDirEntry(parent, -1)
-				s.report("open", err)
-				parent.lost = true
+				s.lost(parent, err)
 				return
 			}
 			parentFD = fd
@@ -151,11 +117,7 @@ func (s *serial) readChild(d *dir, parent *dir) {
 			w.unpin(d, true)
 		}
 	}
-	if w.opt.PostOrder && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
-		s.setDirEntry(d, parentFD)
-		s.e.PostOrder = true
-		s.call()
-	}
+	s.postVisit(d, parentFD)
 }
 
 // readDir reads the open directory d batch by batch and visits its
@@ -166,8 +128,8 @@ func (s *serial) readDir(d *dir) {
 	lv := s.level(d.depth)
 	lv.buf = lv.buf[:0]
 	gen := d.gen
-	checkedDot := false
-	var readErr error
+	rd := &lv.rd
+	rd.start(d, d.fd, s.rbuf)
 	eof := false
 	carry := 0 // lv.buf[carry:] holds records read but not yet batched
 	for !eof && !w.stop.Load() {
@@ -186,22 +148,13 @@ func (s *serial) readDir(d *dir) {
 				if !ok {
 					break
 				}
-				if de.ino != 0 {
-					if isDots(de.name) {
-						if !checkedDot && len(de.name) == 1 {
-							checkedDot = true
-							if !s.checkDot(d, d.fd, de.ino) {
-								return
-							}
-						}
-					} else {
-						if len(lv.recs) == cap(lv.recs) {
-							// Double: append's 1.25x growth would copy
-							// a 100,000-entry batch many times over.
-							lv.recs = slices.Grow(lv.recs, max(64, cap(lv.recs)))
-						}
-						lv.recs = append(lv.recs, pos)
+				if de.ino != 0 && !isDots(de.name) {
+					if len(lv.recs) == cap(lv.recs) {
+						// Double: append's 1.25x growth would copy
+						// a 100,000-entry batch many times over.
+						lv.recs = slices.Grow(lv.recs, max(64, cap(lv.recs)))
 					}
+					lv.recs = append(lv.recs, pos)
 				}
 				pos = next
 				if len(lv.recs) == ftsMaxReaddirEntries {
@@ -212,20 +165,19 @@ func (s *serial) readDir(d *dir) {
 			if full {
 				break
 			}
-			n, err := getdents(d.fd, s.rbuf)
-			if err != nil {
-				readErr = err
+			chunk := rd.next()
+			if chunk == nil {
+				if rd.end.refused() {
+					s.refuse(d, &rd.end)
+					return
+				}
 				eof = true
 				break
 			}
-			if n == 0 {
-				eof = true
-				break
+			if cap(lv.buf)-len(lv.buf) < len(chunk) {
+				lv.buf = slices.Grow(lv.buf, max(len(chunk), cap(lv.buf)))
 			}
-			if cap(lv.buf)-len(lv.buf) < n {
-				lv.buf = slices.Grow(lv.buf, max(n, cap(lv.buf)))
-			}
-			lv.buf = append(lv.buf, s.rbuf[:n]...)
+			lv.buf = append(lv.buf, chunk...)
 		}
 		carry = pos
 		if len(lv.recs) > ftsInodeSortThreshold && s.inodeSortUseful(d) {
@@ -238,16 +190,14 @@ func (s *serial) readDir(d *dir) {
 			// The descriptor was evicted and reopened while a
 			// subdirectory was walked: go back to where the read was.
 			gen = d.gen
+			rd.fd = d.fd
 			if err := seekDir(d.fd, lastOff(lv.buf)); err != nil {
-				readErr = err
+				rd.end.err = err
 				break
 			}
 		}
 	}
-	if readErr != nil && !w.stop.Load() && !w.opt.raceIgnored(readErr) {
-		s.setDirEntry(d, -1)
-		s.report("readdirent", readErr)
-	}
+	s.readFailed(d, rd.end.err)
 }
 
 // sortByInode puts the batch in increasing inode order.

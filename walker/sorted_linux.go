@@ -118,14 +118,11 @@ type listing struct {
 	big     *rawList
 	kidDirs bool
 	kids    []*snode // queued nodes of subdirectories, in the order of their records
-	err     error    // a getdents failure after the entries read
-	// loop is the ancestor the directory duplicates (a bind mount seen
-	// through its "." record), and changed says the directory was
-	// swapped since its parent was read: either way it is reported and
-	// not read.
-	loop    *dir
-	changed bool
-	size    int // bytes counted in the window
+	// ended is how the read ended: refused by the "." check (reported
+	// when the walk enters the directory, which is then not read) or a
+	// getdents failure after the entries read (reported after them).
+	ended readEnd
+	size  int // bytes counted in the window
 	// closed says the directory was closed once read (closeRead).
 	closed bool
 	// lastDir is the position of the last record of type directory, or
@@ -479,6 +476,7 @@ const (
 type sreader struct {
 	wstate           // for reading: scratch space, yield clock
 	dbuf   []byte    // getdents64 buffer
+	rd     dirRead   // the read of the directory being read
 	chunks [][]byte  // spare read buffers
 	raw    rawList   // the directory being read
 	tmp    []sortEnt // scratch space for sorting
@@ -791,48 +789,33 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 		lst = new(listing)
 	}
 	raw := &k.raw
-	checked := false
+	rd := &k.rd
+	rd.start(&n.d, fd, k.dbuf)
 	leaf := true     // no record that the walk may descend into
 	var first []byte // the first name, for raw.lcp
 	lcp, nameBytes, dirs := 0, 0, 0
 	var de dirent
-read:
 	for !w.stop.Load() {
-		nb, err := getdents(fd, k.dbuf)
-		if err != nil {
-			lst.err = err
-			break
-		}
-		if nb == 0 {
+		buf := rd.next()
+		if buf == nil {
 			break
 		}
 		ci := len(raw.chunks)
 		if ci == maxChunks {
-			lst.err = unix.EOVERFLOW // 4 GiB of records: not addressable
+			rd.end.err = unix.EOVERFLOW // 4 GiB of records: not addressable
 			break
 		}
 		// The buffer becomes chunk ci, and k reads on into another one.
-		buf := k.dbuf[:nb]
 		raw.chunks = append(raw.chunks, buf)
 		k.dbuf = k.takeChunk()
+		rd.buf = k.dbuf
 		for pos := 0; ; {
 			off := pos
 			var ok bool
 			if pos, ok = nextDirent(buf, pos, &de); !ok {
 				break
 			}
-			if de.ino == 0 {
-				continue
-			}
-			if isDots(de.name) {
-				if !checked && len(de.name) == 1 {
-					checked = true
-					lst.loop, lst.changed = dotCheck(&n.d, fd, de.ino)
-					if lst.loop != nil || lst.changed {
-						raw.ents = raw.ents[:0]
-						break read
-					}
-				}
+			if de.ino == 0 || isDots(de.name) {
 				continue
 			}
 			k.maybeYield()
@@ -868,6 +851,10 @@ read:
 			e.typ = de.typ
 		}
 	}
+	lst.ended = rd.end
+	if lst.ended.refused() {
+		raw.ents = raw.ents[:0]
+	}
 	raw.lcp = 0
 	if len(raw.ents) > 1 {
 		raw.lcp = lcp
@@ -881,7 +868,7 @@ read:
 		r.pack(k, n, lst, nameBytes, dirs, kids)
 	}
 	k.recycleRaw()
-	if ahead && leaf && checked && lst.loop == nil && !lst.changed && !r.keepFDs.Load() {
+	if ahead && leaf && rd.dot && !lst.ended.refused() && !r.keepFDs.Load() {
 		r.closeRead(n, fd)
 		lst.closed = true
 	}
@@ -1102,28 +1089,13 @@ func (r *sorter) emit(k *sreader) {
 // to read, pushes its frame.
 func (r *sorter) startRoot(root string) {
 	s := &r.ew
-	opt := &r.w.opt
 	// Roots are not recycled (refs never drops to 0): the path buffer
 	// may still point at one after its walk.
 	n := &snode{state: nodeNew, refs: 2}
 	n.d.fd = -1
 	n.d.setName(nil, []byte(root))
-	s.pb.cur = nil
-	if !s.startRoot(&n.d) {
+	if !s.visitRoot(&n.d) {
 		return
-	}
-	descend := s.e.Type == TypeDir && opt.MaxDepth != 0
-	if !opt.PostOrder || !descend {
-		// The serial walk's visitDir.
-		if n.d.depth >= opt.MinDepth {
-			s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
-			if s.call() == Prune && !opt.PostOrder {
-				descend = false
-			}
-		}
-		if !descend || r.w.stop.Load() {
-			return
-		}
 	}
 	r.frames = append(r.frames, frame{n: n, parentFD: unix.AT_FDCWD})
 }
@@ -1143,14 +1115,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 	s := &r.ew
 	f.phase = phaseFinish
 	if err != nil {
-		// Vanished (ENOENT): reported, or silently skipped under
-		// IgnoreReaddirRace, and still visited in post-order (finish),
-		// as GNU visits an FTS_DNR under -depth.
-		f.n.d.vanished = err == unix.ENOENT
-		if !w.opt.raceIgnored(err) {
-			s.setDirEntry(&f.n.d, f.parentFD)
-			s.report("open", err)
-		}
+		s.openFailed(&f.n.d, f.parentFD, err) // and visited in post-order (finish)
 		return
 	}
 	if p := r.parent(); p != nil {
@@ -1176,20 +1141,8 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 	}
 	f.fd, f.opened = fd, true
 	d := &f.n.d
-	if lst.loop != nil || lst.changed {
-		if lst.changed {
-			s.setDirEntry(d, -1)
-			s.report("open", errChanged)
-		} else {
-			// As checkDot reports it.
-			pfd := unix.AT_FDCWD
-			if d.parent != nil {
-				pfd = -1 // an error Entry is not evaluated
-			}
-			s.setDirEntry(d, pfd)
-			s.report("", &LoopError{Path: string(s.e.Path), Ancestor: lst.loop.path()})
-		}
-		d.loop = true // not read, and no post-order visit
+	if lst.ended.refused() {
+		s.refuse(d, &lst.ended)
 		r.dropListing(lst, 0)
 		return
 	}
@@ -1261,11 +1214,10 @@ func (r *sorter) finish(f *frame) {
 	d := &f.n.d
 	if lst := f.lst; lst != nil {
 		f.lst = nil
-		err := lst.err
+		err := lst.ended.err
 		r.dropListing(lst, f.nextKid)
-		if err != nil && !d.lost && !w.stop.Load() && !w.opt.raceIgnored(err) {
-			s.setDirEntry(d, -1)
-			s.report("readdirent", err)
+		if !d.lost {
+			s.readFailed(d, err)
 		}
 	}
 	if f.opened {
@@ -1284,9 +1236,7 @@ func (r *sorter) finish(f *frame) {
 		if err != nil {
 			// The parent cannot be reopened, so neither can its
 			// remaining entries be visited.
-			s.setDirEntry(&p.n.d, -1)
-			s.report("open", err)
-			p.n.d.lost = true
+			s.lost(&p.n.d, err)
 			r.frames = r.frames[:len(r.frames)-1]
 			r.eunref = append(r.eunref, f.n) // the path buffer is p's
 			return
@@ -1299,17 +1249,9 @@ func (r *sorter) finish(f *frame) {
 		r.own.switchTo(f)
 	}
 	if f.failed != nil {
-		d.vanished = f.failed == unix.ENOENT
-		if !w.opt.raceIgnored(f.failed) {
-			s.setDirEntry(d, parentFD)
-			s.report("open", f.failed)
-		}
+		s.openFailed(d, parentFD, f.failed)
 	}
-	if w.opt.PostOrder && d.depth >= w.opt.MinDepth && !d.loop && !w.stop.Load() {
-		s.setDirEntry(d, parentFD)
-		s.e.PostOrder = true
-		s.call()
-	}
+	s.postVisit(d, parentFD)
 	n := f.n
 	r.frames = r.frames[:len(r.frames)-1]
 	if p != nil {

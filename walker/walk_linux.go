@@ -258,6 +258,51 @@ func (s *wstate) startRoot(d *dir) bool {
 	return w.opt.Exclude == nil || !w.opt.Exclude(e)
 }
 
+// The visit step every scheduler shares: a starting point's visit
+// (visitRoot), the visit of a directory before its contents (preVisit),
+// each record's (entry), and a directory's after its contents
+// (postVisit).
+
+// visitRoot stats the starting point d (its name set) and makes the
+// visit that comes before its contents. It returns whether to read d.
+func (s *wstate) visitRoot(d *dir) bool {
+	s.pb.cur = nil
+	if !s.startRoot(d) {
+		return false
+	}
+	return s.preVisit(d, s.e.Type == TypeDir && s.w.opt.MaxDepth != 0)
+}
+
+// preVisit makes the visit of d (whose Entry is set) that comes before
+// its contents: the pre-order visit, or under PostOrder the only visit
+// of a directory that will not be read. descend says whether d is to be
+// read; preVisit returns whether it still is (not pruned, no Stop).
+func (s *wstate) preVisit(d *dir, descend bool) bool {
+	opt := &s.w.opt
+	if opt.PostOrder && descend {
+		return true
+	}
+	if d.depth >= opt.MinDepth {
+		s.e.PostOrder = opt.PostOrder && s.e.Type == TypeDir
+		if s.call() == Prune && !opt.PostOrder {
+			descend = false
+		}
+	}
+	return descend && !s.w.stop.Load()
+}
+
+// postVisit makes d's visit after its contents, under PostOrder,
+// relative to its parent's descriptor parentFD; not for a directory
+// that is a loop, nor after a Stop.
+func (s *wstate) postVisit(d *dir, parentFD int) {
+	opt := &s.w.opt
+	if opt.PostOrder && d.depth >= opt.MinDepth && !d.loop && !s.w.stop.Load() {
+		s.setDirEntry(d, parentFD)
+		s.e.PostOrder = true
+		s.call()
+	}
+}
+
 // child describes a subdirectory to descend into.
 type child struct {
 	id           fileID
@@ -421,61 +466,6 @@ func (s *wstate) followLink(d *dir) bool {
 		s.report("stat", err)
 		e.stat, e.statErr, e.haveS = unix.Stat_t{}, err, true
 		e.Type = TypeUnknown
-	}
-	return true
-}
-
-// dotCheck compares the d_ino of a directory's "." record with what its
-// parent's record said. They differ at a mount point (and on a few file
-// systems that invent inode numbers), and only then does the directory's
-// identity need a stat: this finds a bind mount of an ancestor into its
-// own subtree, which fts finds by stating every directory, at no cost
-// for the others. It returns the ancestor that d duplicates, or whether
-// d was swapped for another directory since its parent was read
-// (seam_linux.go); it reports nothing, since when the report is made
-// differs between the walks.
-func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
-	if dotIno == d.id.ino {
-		return nil, false
-	}
-	var st unix.Stat_t
-	if fstat(fd, &st) != nil {
-		return nil, false
-	}
-	if replaced(d, fd, &st, dotIno) {
-		return nil, true
-	}
-	d.id, d.idExact = idOf(&st), true
-	for x := d.parent; x != nil; x = x.parent {
-		if x.id == d.id {
-			return x, false
-		}
-	}
-	return nil, false
-}
-
-// checkDot is dotCheck for the walks that visit records as they read
-// them: it returns false, with the report made, when d is a loop or was
-// swapped.
-func (s *wstate) checkDot(d *dir, fd int, dotIno uint64) bool {
-	loop, changed := dotCheck(d, fd, dotIno)
-	switch {
-	case changed:
-		// What its name holds now was never seen: it is reported and
-		// neither read nor visited in post-order, like a loop.
-		s.setDirEntry(d, -1)
-		s.report("open", errChanged)
-		d.loop = true
-		return false
-	case loop != nil:
-		pfd := unix.AT_FDCWD
-		if d.parent != nil {
-			pfd = -1 // an error Entry is not evaluated
-		}
-		s.setDirEntry(d, pfd)
-		s.report("", &LoopError{Path: string(s.e.Path), Ancestor: loop.path()})
-		d.loop = true // and no post-order visit either
-		return false
 	}
 	return true
 }
