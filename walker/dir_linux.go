@@ -96,7 +96,7 @@ type dir struct {
 	// its parent's records for another worker to visit: a big
 	// directory's per-entry work (stats above all) is split across
 	// workers (parallel_linux.go, splitChunk).
-	chunk *[]byte
+	chunk []byte
 }
 
 // reset clears a reused dir (serial mode keeps one per depth), keeping

@@ -66,6 +66,9 @@ type worker struct {
 	batch []*dir  // children of the current chunk, before pushing
 	names []byte  // arena for the items' names
 	held  *dir    // the path buffer's directory, referenced (holdPath)
+
+	spareDirs  []*dir   // free list of items (allocDir, unref)
+	spareParts [][]byte // free list of chunk buffers (splitChunk)
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
@@ -474,23 +477,29 @@ func (k *worker) newChild(d *dir, name []byte, c child, follow bool) *dir {
 }
 
 // Directory items are recycled in a pre-order walk: allocating one per
-// directory was the walk's only steady garbage (14 MB on a 1,000,000-entry
-// tree), and the heap it grew was a third of the peak RSS. Under
-// PostOrder items are left to the garbage collector: their lifetimes
-// (unfinished counts, post-order visits relative to the parent) are
-// longer and rarer.
+// directory was the walk's only steady garbage, and the heap it grew a
+// third of the peak RSS. Under PostOrder items are left to the garbage
+// collector: their lifetimes (unfinished counts, post-order visits
+// relative to the parent) are longer and rarer.
 //
-// An item is recycled when its refs fall to zero: the item's own
-// reference is dropped once it is processed, each child holds one on its
-// parent until recycled itself, and each worker holds one on the
-// directory whose path its path buffer holds (setDir walks that chain).
-// Dropping too few references only leaves an item to the collector;
-// only dropping too many would be wrong.
-var dirPool = sync.Pool{New: func() any { return new(dir) }}
+// An item is recycled, onto the free list of the worker that drops the
+// last reference, when its refs fall to zero: the item's own reference
+// is dropped once it is processed, each child holds one on its parent
+// until recycled itself, and each worker holds one on the directory
+// whose path its path buffer holds (setDir walks that chain). Dropping
+// too few references only leaves an item to the collector; only
+// dropping too many would be wrong.
+
+// maxSpareDirs bounds a worker's free list of items: a LIFO walk frees
+// about as many as it makes, so a short list serves it.
+const maxSpareDirs = 256
 
 // allocDir returns a cleared item.
 func (k *worker) allocDir() *dir {
-	x := dirPool.Get().(*dir)
+	x, ok := popLast(&k.spareDirs)
+	if !ok {
+		x = new(dir)
+	}
 	x.fd = -1
 	return x
 }
@@ -505,7 +514,7 @@ func (k *worker) unref(d *dir) {
 			k.w.fds.open.Add(-1)
 		}
 		*d = dir{}
-		dirPool.Put(d)
+		pushSpare(&k.spareDirs, d, maxSpareDirs)
 		d = p
 	}
 }
@@ -535,13 +544,17 @@ func (k *worker) holdPath() {
 // getdents buffer of short names is about a thousand records.
 const splitMinBytes = direntBufSize / 2
 
-var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, direntBufSize); return &b }}
+// maxSpareParts bounds a worker's free list of chunk buffers.
+const maxSpareParts = 8
 
 // splitChunk pushes a copy of buf, a chunk of d's records, as an item.
 func (k *worker) splitChunk(d *dir, buf []byte) {
 	p := k.p
-	b := chunkPool.Get().(*[]byte)
-	*b = append((*b)[:0], buf...)
+	b, ok := popLast(&k.spareParts)
+	if !ok {
+		b = make([]byte, 0, direntBufSize)
+	}
+	b = append(b[:0], buf...)
 	x := k.allocDir()
 	x.chunk = b
 	x.parent = d
@@ -571,7 +584,7 @@ func (k *worker) processChunk(x *dir) {
 			k.report("open", err)
 		} else {
 			k.pb.setDir(d)
-			k.visitChunk(d, fd, *b, w.opt.Follow == FollowAll)
+			k.visitChunk(d, fd, b, w.opt.Follow == FollowAll)
 			if len(k.batch) > 0 {
 				if w.stop.Load() {
 					k.dropBatch()
@@ -583,7 +596,7 @@ func (k *worker) processChunk(x *dir) {
 		}
 	}
 	x.chunk = nil
-	chunkPool.Put(b)
+	pushSpare(&k.spareParts, b, maxSpareParts)
 	w.release(d)
 	if w.opt.PostOrder && d.unfinished.Add(-1) == 0 {
 		k.complete(d, true)

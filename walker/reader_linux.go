@@ -147,9 +147,9 @@ func (s *wstate) refuse(d *dir, end *readEnd) {
 // readFailed reports a getdents failure of d, after its records read
 // before it were visited.
 func (s *wstate) readFailed(d *dir, err error) {
-	if err != nil && !s.w.stop.Load() && !s.w.opt.raceIgnored(err) {
+	if err != nil && !s.w.stop.Load() {
 		s.setDirEntry(d, -1)
-		s.report("readdirent", err)
+		s.fail("readdirent", err)
 	}
 }
 
@@ -159,10 +159,8 @@ func (s *wstate) readFailed(d *dir, err error) {
 // FTS_DNR under -depth, and not reported a second time there.
 func (s *wstate) openFailed(d *dir, parentFD int, err error) {
 	d.vanished = err == unix.ENOENT
-	if !s.w.opt.raceIgnored(err) {
-		s.setDirEntry(d, parentFD)
-		s.report("open", err)
-	}
+	s.setDirEntry(d, parentFD)
+	s.fail("open", err)
 }
 
 // lost reports that d's evicted descriptor could not be reopened: the

@@ -432,19 +432,6 @@ func (k *sreader) takeChunk() []byte {
 	return make([]byte, direntBufSize)
 }
 
-// popLast takes the last element of a free list, clearing its slot so
-// that the list does not keep it alive; ok is false when it is empty.
-func popLast[T any](list *[]T) (x T, ok bool) {
-	i := len(*list) - 1
-	if i < 0 {
-		return x, false
-	}
-	x = (*list)[i]
-	clear((*list)[i:])
-	*list = (*list)[:i]
-	return x, true
-}
-
 // frame is one directory the walk is in.
 type frame struct {
 	n        *snode

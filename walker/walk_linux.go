@@ -99,6 +99,15 @@ func (s *wstate) call() Action {
 	return a
 }
 
+// fail reports a failure on the current Entry, unless it says the file
+// vanished since its directory was read and the options ignore that
+// (-ignore_readdir_race): the one place that decides it.
+func (s *wstate) fail(op string, err error) {
+	if !s.w.opt.raceIgnored(err) {
+		s.report(op, err)
+	}
+}
+
 // report visits the current Entry as a failure.
 func (s *wstate) report(op string, err error) {
 	e := &s.e
@@ -326,9 +335,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		// lstat, as fts does.
 		st, err := e.Lstat()
 		if err != nil {
-			if !opt.raceIgnored(err) {
-				s.report("lstat", err)
-			}
+			s.fail("lstat", err)
 			return false, c
 		}
 		e.Type = TypeOf(st.Mode)
@@ -365,9 +372,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		if !c.exact {
 			st, err := e.Lstat()
 			if err != nil {
-				if !opt.raceIgnored(err) {
-					s.report("lstat", err)
-				}
+				s.fail("lstat", err)
 				return false, c
 			}
 			c.id, c.exact = idOf(st), true
@@ -447,9 +452,7 @@ func (s *wstate) followLink(d *dir) bool {
 			// below; under IgnoreReaddirRace silently (a known
 			// difference: GNU 4.9 reports it even then), as a vanished
 			// file whose d_type is known is visited under -P.
-			if !s.w.opt.raceIgnored(lerr) {
-				s.report("lstat", lerr)
-			}
+			s.fail("lstat", lerr)
 			e.ReportOnce() // the tests that need its status are false, silently
 			e.stat, e.statErr, e.haveS = unix.Stat_t{}, lerr, true
 			e.Type = TypeUnknown
@@ -468,4 +471,31 @@ func (s *wstate) followLink(d *dir) bool {
 		e.Type = TypeUnknown
 	}
 	return true
+}
+
+// Recycling. Everything the walk reuses (directory items, listings,
+// read buffers, capture chunks) sits on free lists: slices owned by one
+// goroutine, or guarded by one lock, taken from with popLast and given
+// to with pushSpare, bounded so that the few big ones of a tree do not
+// stay. Unlike a sync.Pool, a free list survives garbage collections.
+
+// popLast takes the last element of a free list, clearing its slot so
+// that the list does not keep it alive; ok is false when it is empty.
+func popLast[T any](list *[]T) (x T, ok bool) {
+	i := len(*list) - 1
+	if i < 0 {
+		return x, false
+	}
+	x = (*list)[i]
+	clear((*list)[i:])
+	*list = (*list)[:i]
+	return x, true
+}
+
+// pushSpare puts x on a free list unless it holds max already; x is then
+// left to the garbage collector.
+func pushSpare[T any](list *[]T, x T, max int) {
+	if len(*list) < max {
+		*list = append(*list, x)
+	}
 }
