@@ -78,7 +78,7 @@
 // made ordinary calls slow was sysmon taking the P from a goroutine that
 // had not been rescheduled for 10ms whenever it caught it in a call;
 // workers yield every few milliseconds to prevent it. See sys_linux.go
-// and maybeYield in walk_linux.go for the measurements.
+// and maybeYield in walk_linux.go; the measurements are in bench/NOTES.md.
 //
 // # Loops
 //

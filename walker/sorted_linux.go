@@ -369,9 +369,6 @@ const (
 	// the few big directories of a tree, kept most of the heap (and
 	// doubled the peak RSS, to 15-25 MiB on a 1,000,000-entry tree).
 	maxSpare = 128
-	// maxSpareChunks bounds the read buffers kept for big directories,
-	// by the walk and by each reader.
-	maxSpareChunks = 16
 )
 
 // spareOK says whether l is worth keeping for reuse (not grown for a huge
@@ -424,14 +421,6 @@ type spares struct {
 	freeNodes []*snode   // nodes to reuse (snode)
 }
 
-// takeChunk returns a read buffer.
-func (k *sreader) takeChunk() []byte {
-	if c, ok := popLast(&k.chunks); ok {
-		return c
-	}
-	return make([]byte, direntBufSize)
-}
-
 // frame is one directory the walk is in.
 type frame struct {
 	n        *snode
@@ -462,9 +451,8 @@ const (
 // and visits while it holds the emit token.
 type sreader struct {
 	wstate           // for reading: scratch space, yield clock
-	dbuf   []byte    // getdents64 buffer
 	rd     dirRead   // the read of the directory being read
-	chunks [][]byte  // spare read buffers
+	bufs   readBufs  // spare read buffers
 	raw    rawList   // the directory being read
 	tmp    []sortEnt // scratch space for sorting
 	spare  []*listing
@@ -472,7 +460,7 @@ type sreader struct {
 }
 
 func newSReader(w *walk, id int) *sreader {
-	k := &sreader{dbuf: make([]byte, direntBufSize)}
+	k := &sreader{}
 	k.init(w, id)
 	return k
 }
@@ -777,85 +765,25 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 	}
 	raw := &k.raw
 	rd := &k.rd
-	rd.start(&n.d, fd, k.dbuf)
-	leaf := true     // no record that the walk may descend into
-	var first []byte // the first name, for raw.lcp
-	lcp, nameBytes, dirs := 0, 0, 0
-	var de dirent
-	for !w.stop.Load() {
-		buf := rd.next()
-		if buf == nil {
-			break
-		}
-		ci := len(raw.chunks)
-		if ci == maxChunks {
-			rd.end.err = unix.EOVERFLOW // 4 GiB of records: not addressable
-			break
-		}
-		// The buffer becomes chunk ci, and k reads on into another one.
-		raw.chunks = append(raw.chunks, buf)
-		k.dbuf = k.takeChunk()
-		rd.buf = k.dbuf
-		for pos := 0; ; {
-			off := pos
-			var ok bool
-			if pos, ok = nextDirent(buf, pos, &de); !ok {
-				break
-			}
-			if de.ino == 0 || isDots(de.name) {
-				continue
-			}
-			k.maybeYield()
-			if de.typ == TypeDir || de.typ == TypeUnknown || de.typ == TypeSymlink {
-				leaf = false
-			}
-			if first == nil {
-				first, lcp = de.name, len(de.name)
-			} else if lcp > 0 {
-				lcp = commonPrefix(first[:lcp], de.name)
-			}
-			nameBytes += len(de.name)
-			if de.typ == TypeDir {
-				dirs++
-			}
-			// Set in place, field by field: a sortEnt built whole and
-			// then stored was read back before its parts had reached
-			// memory (a store-forwarding stall per record).
-			i := len(raw.ents)
-			if i == cap(raw.ents) {
-				// (Not slices.Grow, whose temporary slice of the size
-				// of the growth made a huge directory's walk 40%
-				// slower.)
-				ents := make([]sortEnt, i, max(256, 2*i))
-				copy(ents, raw.ents)
-				raw.ents = ents
-			}
-			raw.ents = raw.ents[:i+1]
-			e := &raw.ents[i]
-			e.key = nameKey(de.name)
-			e.off = uint32(ci<<chunkShift | off)
-			e.nlen = uint16(len(de.name))
-			e.typ = de.typ
-		}
-	}
+	rd.start(&n.d, fd, nil)
+	b, _ := k.collect(rd, raw, &k.bufs, 0, true)
 	lst.ended = rd.end
 	if lst.ended.refused() {
 		raw.ents = raw.ents[:0]
-	}
-	raw.lcp = 0
-	if len(raw.ents) > 1 {
-		raw.lcp = lcp
 	}
 	raw.sort(&k.tmp)
 	kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
 		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
 	if len(raw.chunks) > 1 {
-		r.keepBig(k, n, lst, kids)
+		lst.keepBig(raw)
 	} else {
-		r.pack(k, n, lst, nameBytes, dirs, kids)
+		lst.pack(raw, b)
 	}
-	k.recycleRaw()
-	if ahead && leaf && rd.dot && !lst.ended.refused() && !r.keepFDs.Load() {
+	raw.recycle(&k.bufs)
+	if kids {
+		k.addKids(n, lst)
+	}
+	if ahead && b.leaf && rd.dot && !lst.ended.refused() && !r.keepFDs.Load() {
 		r.closeRead(n, fd)
 		lst.closed = true
 	}
@@ -863,24 +791,18 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 	return lst, nil
 }
 
-// pack writes the sorted entries of k.raw into lst.recs and makes the
-// nodes of the subdirectories to read ahead if kids.
-//
-// Nodes are made for the records of type directory only: a link under -L
-// or a DT_UNKNOWN record that turns out to be a directory is read when the
-// walk enters it. kids is false on another device under XDev (the walk
-// will not descend) and at MaxDepth.
-func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes, dirs int, kids bool) {
-	raw := &k.raw
-	size := len(raw.ents)*(packedHead+1) + dirs*packedIno + nameBytes
-	if cap(lst.recs) < size {
+// pack writes raw's entries, in their order, into l.recs, the records
+// of type directory without a node. b is what collect learned of them.
+func (l *listing) pack(raw *rawList, b batch) {
+	size := len(raw.ents)*(packedHead+1) + b.dirs*packedIno + b.nameBytes
+	if cap(l.recs) < size {
 		// Rounded up, so that the listing, once recycled, fits most
 		// directories without a new buffer.
-		lst.recs = make([]byte, 0, roundUp(size))
+		l.recs = make([]byte, 0, roundUp(size))
 	}
-	recs := lst.recs[:size]
+	recs := l.recs[:size]
 	pos := 0
-	lst.lastDir = -1
+	l.lastDir = -1
 	for i := range raw.ents {
 		e := &raw.ents[i]
 		rec := raw.rec(e)
@@ -892,61 +814,55 @@ func (r *sorter) pack(k *sreader, n *snode, lst *listing, nameBytes, dirs int, k
 		if e.typ == TypeDir {
 			copy(b[p:p+packedIno], rec[direntIno:direntIno+8])
 			p += packedIno
-			lst.lastDir = pos
+			l.lastDir = pos
 		}
 		// The name, with the NUL the kernel wrote after it.
 		copy(b[p:p+nlen+1], rec[direntName:int(direntName)+nlen+1])
-		if kids && e.typ == TypeDir {
-			b[2] |= packedKid
-			ino := binary.NativeEndian.Uint64(rec[direntIno:])
-			lst.kids = append(lst.kids, k.newNode(&n.d, b[p:p+nlen], child{id: fileID{n.d.id.dev, ino}}, nodeQueued))
-		}
 		pos += p + nlen + 1
 	}
-	lst.recs = recs
+	l.recs = recs
 }
 
-// keepBig gives k.raw, a directory read in several calls, to lst as it
-// is, with the nodes of the subdirectories to read ahead if kids; k gets
-// new scratch space.
-func (r *sorter) keepBig(k *sreader, n *snode, lst *listing, kids bool) {
+// keepBig gives l raw's records and entries as they are (a directory
+// read in several calls: copying them once more costs more than the
+// visit through the entries saves); raw is left empty.
+func (l *listing) keepBig(raw *rawList) {
 	big := new(rawList)
-	*big = k.raw
-	k.raw = rawList{}
-	lst.big, lst.kidDirs = big, kids
-	lst.lastDir = -1
+	*big = *raw
+	*raw = rawList{}
+	l.big, l.kidDirs = big, false
+	l.lastDir = -1
 	for i := len(big.ents) - 1; i >= 0; i-- {
 		if big.ents[i].typ == TypeDir {
-			lst.lastDir = i
+			l.lastDir = i
 			break
 		}
 	}
-	if !kids {
-		return
-	}
-	for i := range big.ents {
-		if e := &big.ents[i]; e.typ == TypeDir {
-			de := big.dirent(e)
-			lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
-		}
-	}
 }
 
-// recycleRaw gives the read buffers of k.raw back to k, but for the
-// chunks of a huge directory, and so the entries' space.
-func (k *sreader) recycleRaw() {
-	raw := &k.raw
-	for i, c := range raw.chunks {
-		if len(k.chunks) < maxSpareChunks {
-			k.chunks = append(k.chunks, c[:cap(c)])
+// addKids makes the nodes of the subdirectories of n, listed in lst, to
+// read them ahead: for the records of type directory only, since a link
+// under -L or a DT_UNKNOWN record that turns out to be a directory is
+// read when the walk enters it. Not on another device under XDev (the
+// walk will not descend) nor at MaxDepth.
+func (k *sreader) addKids(n *snode, lst *listing) {
+	if big := lst.big; big != nil {
+		lst.kidDirs = true
+		for i := range big.ents {
+			if e := &big.ents[i]; e.typ == TypeDir {
+				de := big.dirent(e)
+				lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
+			}
 		}
-		raw.chunks[i] = nil
+		return
 	}
-	raw.chunks = raw.chunks[:0]
-	if cap(raw.ents) > 1<<15 {
-		raw.ents = nil
-	} else {
-		raw.ents = raw.ents[:0]
+	for pos := 0; pos <= lst.lastDir; {
+		de, _, next := packed(lst.recs, pos)
+		if de.typ == TypeDir {
+			lst.recs[pos+2] |= packedKid
+			lst.kids = append(lst.kids, k.newNode(&n.d, de.name, child{id: fileID{n.d.id.dev, de.ino}}, nodeQueued))
+		}
+		pos = next
 	}
 }
 

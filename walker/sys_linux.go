@@ -13,7 +13,7 @@ import (
 //
 // Blocking versus raw calls. A goroutine in an ordinary (unix.Syscall)
 // system call can lose its P to sysmon, which hands it to another thread:
-// after ~20µs in the call when no P is idle, or at once when the
+// soon after the call starts when no P is idle, or at once when the
 // goroutine has not been rescheduled for 10ms (see maybeYield in
 // walk_linux.go). RawSyscall avoids both, but holds its P for the whole
 // call and makes a garbage collection's stop-the-world wait for the call
@@ -23,12 +23,8 @@ import (
 // So the calls are ordinary, and the hand-offs are avoided at the source
 // instead: the workers yield every few milliseconds (which disarms the
 // 10ms rule), and there are no more workers than Ps by default (so a P
-// is idle whenever a worker sleeps). Measured on the 1,000,000-entry
-// tree, 2 cores, medians of 13 interleaved runs, print all, 2 workers:
-// ordinary calls with the yield 0.57-0.60s, raw calls 0.60s, one spare P
-// (GOMAXPROCS = workers+1, the other cure considered) 0.60s, ordinary
-// calls without the yield 0.65s; with a stat per file 1.90s, 1.89s (raw),
-// 1.99s (no yield). The C floor: 0.54s and 1.72s.
+// is idle whenever a worker sleeps). With the yield, ordinary calls are
+// as fast as raw ones (bench/NOTES.md).
 //
 // syscall6 is the one switch point between the two kinds of call.
 func syscall6(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, unix.Errno) {

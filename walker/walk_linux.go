@@ -59,16 +59,11 @@ type wstate struct {
 //
 // Why: sysmon takes the P away from a goroutine that has run for 10ms
 // without being rescheduled as soon as it finds it in a system call,
-// even when other Ps are idle (runtime.retake, "sysretake", Go 1.26). A
-// walker goroutine goes from system call to system call and is never
-// rescheduled, so once past 10ms it lost its P at nearly every sysmon
-// tick: on the 1,000,000-entry tree with one worker and a stat per file,
-// ~1,500 hand-offs, ~7,300 sysmon wake-ups and 14,000 context switches
-// (the C floor: 10). A Gosched every few milliseconds restarts the 10ms
-// clock for one trip through the scheduler; it cut the context switches
-// to ~1,400 and the time by 5-10% (parallel and serial, with or without
-// stats), where GOMAXPROCS = workers+1 (the cure first considered, see
-// sys_linux.go) changed nothing.
+// even when other Ps are idle (runtime.retake). A walker goroutine goes
+// from system call to system call and is never rescheduled, so once past
+// 10ms it would lose its P at nearly every sysmon tick, each a hand-off
+// and context switches. A Gosched every few milliseconds restarts the
+// 10ms clock for one trip through the scheduler (bench/NOTES.md).
 func (s *wstate) maybeYield() {
 	if s.entries++; s.entries%yieldCheck != 0 {
 		return

@@ -1086,8 +1086,7 @@ func BenchmarkWalkStat(b *testing.B) {
 // stable sort, ties included.
 func TestSortByInode(t *testing.T) {
 	for _, big := range []bool{false, true} {
-		var buf []byte
-		var recs []int
+		var raw rawList
 		var inos []uint64
 		for i := range 5000 {
 			ino := uint64((i * 7919) % 1000) // many ties: hard links
@@ -1096,22 +1095,25 @@ func TestSortByInode(t *testing.T) {
 			}
 			name := fmt.Sprintf("n%d", i)
 			reclen := (int(direntName) + len(name) + 1 + 7) &^ 7
+			if len(raw.chunks) == 0 || len(raw.chunks[len(raw.chunks)-1])+reclen > direntBufSize {
+				raw.chunks = append(raw.chunks, make([]byte, 0, direntBufSize))
+			}
+			ci := len(raw.chunks) - 1
 			rec := make([]byte, reclen)
 			*(*uint64)(unsafe.Pointer(&rec[direntIno])) = ino
 			*(*uint16)(unsafe.Pointer(&rec[direntReclen])) = uint16(reclen)
 			copy(rec[direntName:], name)
-			recs = append(recs, len(buf))
+			raw.ents = append(raw.ents, sortEnt{off: uint32(ci<<chunkShift | len(raw.chunks[ci])), nlen: uint16(len(name))})
+			raw.chunks[ci] = append(raw.chunks[ci], rec...)
 			inos = append(inos, ino)
-			buf = append(buf, rec...)
 		}
+		recs := slices.Clone(raw.ents)
 		want := slices.Clone(recs)
-		slices.SortStableFunc(want, func(a, b int) int {
+		slices.SortStableFunc(want, func(a, b sortEnt) int {
 			return cmp.Compare(inos[slices.Index(recs, a)], inos[slices.Index(recs, b)])
 		})
-		s := &serial{}
-		lv := &level{buf: buf, recs: slices.Clone(recs)}
-		s.sortByInode(lv)
-		if !slices.Equal(lv.recs, want) {
+		raw.sortByInode(&sortScratch{})
+		if !slices.Equal(raw.ents, want) {
 			t.Errorf("big=%v: order differs from a stable sort by inode", big)
 		}
 	}
