@@ -87,9 +87,10 @@ type dir struct {
 	// not post-visited.
 	unfinished atomic.Int32
 
-	// refs counts, in a parallel pre-order walk, what still points at
-	// this item: the item itself until read, each child item, and a
-	// worker's path buffer. At zero the item is recycled (parallel_linux.go).
+	// refs counts what still points at this item; at zero the item is
+	// recycled. In a parallel pre-order walk: the item itself until
+	// read, each child item, and a worker's path buffer
+	// (parallel_linux.go); in the sorted walk, the node's users (snode).
 	refs atomic.Int32
 
 	// chunk, when set, makes this item not a directory but a share of

@@ -569,7 +569,7 @@ func (x *oworker) offer() {
 		if !y.nested {
 			o.busy++
 		}
-		f.n.refs++ // the thief's frame
+		f.n.d.refs.Add(1) // the thief's frame
 		tl, ok := popLast(&r.free)
 		if !ok {
 			tl = new(listing)

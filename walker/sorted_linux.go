@@ -80,7 +80,7 @@ const (
 //
 // Nodes are recycled (sorter.freeNodes), so that the walk allocates
 // nothing per directory: a node made per directory was most of the
-// garbage, and the garbage most of the peak RSS. refs, guarded by
+// garbage, and the garbage most of the peak RSS. d.refs, changed under
 // sorter.mu, counts what still points at the node: the walk until it
 // is done with the node (its frame popped, or the node killed), the
 // stack while the node is on it (then its reader until it publishes),
@@ -89,7 +89,6 @@ const (
 type snode struct {
 	d     dir // first: a dir's parent is the d of an snode
 	state nodeState
-	refs  int32
 	lst   *listing // when nodeReady and open
 	err   error    // when nodeReady: the open failed
 }
@@ -575,7 +574,7 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 		r.bytes += lst.size
 		r.queueKidsLocked(n, lst, r.waitFor != n)
 	}
-	n.refs-- // the reader's count; the walk's keeps n
+	n.d.refs.Add(-1) // the reader's count; the walk's keeps n
 	if r.waitFor == n {
 		r.waitFor = nil
 		return true
@@ -587,7 +586,7 @@ func (r *sorter) publishLocked(n *snode, lst *listing, err error) bool {
 // ancestors) when that was the last.
 func (r *sorter) unrefLocked(x *snode) {
 	for x != nil {
-		if x.refs--; x.refs > 0 {
+		if x.d.refs.Add(-1) > 0 {
 			return
 		}
 		p := x.parentNode()
@@ -616,9 +615,9 @@ func (r *sorter) queueKidsLocked(n *snode, lst *listing, keepOne bool) {
 	n.d.mu.Lock()
 	n.d.want += int32(len(lst.kids))
 	n.d.mu.Unlock()
-	n.refs += int32(len(lst.kids))
+	n.d.refs.Add(int32(len(lst.kids)))
 	for i := len(lst.kids) - 1; i >= 0; i-- {
-		lst.kids[i].refs = 2 // the walk's and the stack's
+		lst.kids[i].d.refs.Store(2) // the walk's and the stack's
 		r.stack = append(r.stack, lst.kids[i])
 	}
 	share := len(lst.kids)
@@ -994,7 +993,8 @@ func (r *sorter) startRoot(root string) {
 	s := &r.ew
 	// Roots are not recycled (refs never drops to 0): the path buffer
 	// may still point at one after its walk.
-	n := &snode{state: nodeNew, refs: 2}
+	n := &snode{state: nodeNew}
+	n.d.refs.Store(2)
 	n.d.fd = -1
 	n.d.setName(nil, []byte(root))
 	if !s.visitRoot(&n.d) {
@@ -1103,8 +1103,8 @@ func (r *sorter) visit(k *sreader, f *frame) {
 func (r *sorter) pushNew(k *sreader, f *frame, name []byte, c child) {
 	kid := k.newNode(&f.n.d, name, c, nodeNew)
 	r.mu.Lock()
-	kid.refs = 1 // the walk's
-	f.n.refs++
+	kid.d.refs.Store(1) // the walk's
+	f.n.d.refs.Add(1)
 	r.mu.Unlock()
 	r.frames = append(r.frames, frame{n: kid, parentFD: f.fd}) // f is stale now
 }
