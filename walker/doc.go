@@ -1,50 +1,77 @@
-// Package walker reads directory trees in parallel and hands each file to
-// a visit function.
+// Package walker reads directory trees, in parallel, and hands each file
+// to a visit function: the first stage of gfind's pipeline, whose visits
+// evaluate predicate's expression, whose actions write through output.
+// It imports none of them.
 //
-// A pool of worker goroutines takes directories from LIFO work stacks,
-// reads each one with getdents64 through a single open descriptor, and
-// calls the visit function for every entry while that descriptor is still
-// open, so that a later fstatat(2) on the entry costs no path lookup.
-// Directories are opened with openat(2) relative to their parent's
-// descriptor and O_NOFOLLOW, never by full path: paths longer than PATH_MAX
-// work, and a directory swapped for a symbolic link is not followed.
-// The d_type field of each record decides whether to descend; the walker
-// itself calls stat only when d_type is DT_UNKNOWN or when the options
-// demand it (-L, -H roots, -xdev).
+// The walk is one directory reader and one visit step, driven by one of
+// a few schedulers that decide only who reads and visits what, and when.
+// The walker prints nothing: errors reach the caller as Entries whose
+// Err is set, and the caller decides how to report them.
 //
-// With one worker the walk is a plain recursive depth-first walk that
-// reproduces GNU find's output order exactly, including gnulib fts's
-// batches: a directory is read 100,000 records at a time, and a batch of
-// more than 10,000 is visited in inode order unless the file system is
-// tmpfs, NFS or CIFS (always under -L, where fts cannot tell).
+// # The reader
 //
-// The walker prints nothing. Errors reach the caller as Entries whose Err
-// is set, and the caller decides how to report them.
+// A directory is opened with openat(2) relative to its parent's
+// descriptor, with O_DIRECTORY and O_NOFOLLOW, never by full path: paths
+// longer than PATH_MAX work, and a directory swapped for a symbolic link
+// is not followed. It is read with getdents64 a chunk at a time
+// (dirRead.next, the walk's one getdents loop), and its records are
+// parsed in place (nextDirent, the one record parser). The d_type of
+// each record decides whether to descend; the walker itself calls stat
+// only when d_type is DT_UNKNOWN or when the options demand it (-L, -H
+// roots, -xdev). Before a chunk that holds the "." record is handed out,
+// the record's inode number is compared with the one the parent listed
+// (dotCheck): only at a mount point do they differ, and only then is
+// the directory stat'ed, to find a bind mount of an ancestor or a
+// directory swapped in since its parent was read. How a read ended (a
+// loop, a swap, a getdents error) is classified in one place (readEnd,
+// refuse, readFailed, openFailed), -ignore_readdir_race included
+// (wstate.fail). The order in which a directory's records are handed out
+// is a policy: a chunk at a time in readdir order; gnulib fts's batches
+// of up to 100,000 records, a batch of more than 10,000 in inode order
+// unless the file system is tmpfs, NFS or CIFS (always under -L, where
+// fts cannot tell); or the whole directory by name. The batch policies
+// share one collector (collect) and one format of a listing (pack). See
+// reader_linux.go.
 //
-// # Parallel walk
+// # The visit step
+//
+// Every scheduler visits through the same steps (walk_linux.go): a
+// starting point's visit (visitRoot), a directory's visit before its
+// contents (preVisit), each record's (entry: its type, -L, Exclude,
+// loops under -L, XDev, Prune) and a directory's after its contents
+// under PostOrder (postVisit).
+//
+// # The serial walk
+//
+// With one worker the walk is a plain recursive depth-first walk, a
+// batch at a time in fts's order, that reproduces GNU find's output
+// exactly. See serial_linux.go.
+//
+// # The parallel walk
 //
 // Each worker owns a stack of directory items and pops the newest (depth
 // first); an idle worker steals the oldest item of another stack (the
-// biggest subtree) or sleeps on a condition variable. A worker wakes
-// sleepers only when it has more than one item to share. The first
-// worker runs in the caller's goroutine and starts the others when it
-// first has work to share, so a small walk costs no extra threads. A
-// huge directory whose visits make stat calls has its further getdents
-// chunks handed to idle workers; one whose visits need no stat is
-// visited by its reader, for whom a hand-over costs more than the
-// visit. The walk ends
-// when the count of pending items (queued or being read) drops to zero;
-// nothing polls. Under PostOrder every directory item counts its
-// unfinished children and is visited by whichever worker finishes the
-// last of them. See parallel_linux.go.
+// biggest subtree) or sleeps on a condition variable. A directory is read
+// and its records visited, a chunk at a time in readdir order, by the
+// worker that popped it. A worker wakes sleepers only when it has more
+// than one item to share. The first worker runs in the caller's
+// goroutine and starts the others when it first has work to share, so a
+// small walk costs no extra threads. A huge directory whose visits make
+// stat calls has its further chunks handed to idle workers; one whose
+// visits need no stat is visited by its reader, for whom a hand-over
+// costs more than the visit. The walk ends when the count of pending
+// items (queued or being read) drops to zero; nothing polls. Under
+// PostOrder every directory item counts its unfinished children and is
+// visited by whichever worker finishes the last of them. See
+// parallel_linux.go.
 //
-// # Sorted walk
+// # The sorted walk
 //
-// Under Options.Sort (-s) each directory is read whole, its records
-// sorted by name and packed in that order, ahead of the walk, by
-// whichever goroutine is free; one goroutine at a time visits, in depth
-// first order, reading itself what no one has read ahead, so the order
-// is the same for any number of workers. See sorted_linux.go.
+// Under Options.Sort (-s) each directory is read whole and sorted by
+// name, ahead of the walk, by whichever goroutine is free; one goroutine
+// at a time visits, in depth-first order, reading itself what no one has
+// read ahead, so the order is the same for any number of workers. See
+// sorted_linux.go.
 //
 // With Options.Ordered (visits whose only effect is output) each worker
 // instead walks subtrees of its own, depth first, as one worker would:
@@ -55,19 +82,27 @@
 // that reaches the bound walks, meanwhile, subtrees that come before its
 // own. See owned_linux.go.
 //
-// # Descriptors
+// # Lifetimes
 //
-// A directory's descriptor stays open while queued children still have
-// to be opened from it (and, under PostOrder, until its children's
-// post-order visits, which run relative to it). Items are reference
-// counted for that. The number of open directories is budgeted from
-// RLIMIT_NOFILE; over the budget, the least recently used descriptors of
-// the current directory's ancestors are closed, and reopened on demand
-// from the nearest open ancestor by name (openat, O_NOFOLLOW) or from a
-// child by "..", checked against the device and inode recorded when they
-// were closed. A 2,000-level tree walks under `ulimit -n 32`. The number
-// of workers is lowered when the budget cannot feed them. See
-// dir_linux.go.
+//   - A directory's descriptor stays open while the directory is wanted:
+//     while it is read, while a child still has to be opened from it,
+//     and under PostOrder until its children's post-order visits, which
+//     run relative to it (dir.want); over the descriptor budget, one that
+//     no call is using (dir.pins) may be closed and is reopened on demand.
+//   - A directory item is freed by whoever drops the last of its users
+//     (dir.refs): its walk, its children, a path buffer that holds its
+//     path.
+//   - Whatever the walk reuses (items, listings, read buffers) goes back
+//     to a free list (popLast, pushSpare), owned by one goroutine or
+//     guarded by one lock, and bounded.
+//
+// The number of open directories is budgeted from RLIMIT_NOFILE; over the
+// budget, the least recently used descriptors of the current directory's
+// ancestors are closed, and reopened on demand from the nearest open
+// ancestor by name (openat, O_NOFOLLOW) or from a child by "..", checked
+// against the device and inode recorded when they were closed. A
+// 2,000-level tree walks under `ulimit -n 32`. The number of workers is
+// lowered when the budget cannot feed them. See dir_linux.go.
 //
 // # System calls and the scheduler
 //
@@ -84,9 +119,7 @@
 //
 // Under -L, a symbolic link to an ancestor is reported as a *LoopError
 // and not visited. Without -L, a bind mount of an ancestor is noticed at
-// no cost for other directories: the d_ino of a directory's "." record
-// differs from the one its parent listed only at a mount point, and only
-// then is the directory stat'ed and compared with its ancestors. Unlike
-// fts, which stats every directory first, such a directory is visited
-// once in pre-order before the loop is reported (not in post-order).
+// no cost for other directories (the "." check above). Unlike fts, which
+// stats every directory first, such a directory is visited once in
+// pre-order before the loop is reported (not in post-order).
 package walker
