@@ -12,19 +12,20 @@ import (
 type serial struct {
 	wstate
 	levels []*level
-	bufs   readBufs // read buffers, shared by the levels
+	raw    rawList  // the batch being collected (then packed, or moved to its level's listing)
+	bufs   readBufs // read buffers
 	tmp    sortScratch
 }
 
 // level is the reusable state of one depth of the recursion.
 type level struct {
-	d   dir     // the directory being read at this depth
-	rd  dirRead // the read of d
-	raw rawList // the current batch, as read
+	d  dir     // the directory being read at this depth
+	rd dirRead // the read of d
 	// lst is the current batch in visit order: packed into a buffer of
 	// its size (which grows to the largest batch met at this depth: a
 	// 2,000-level chain of small directories must not cost 2,000 read
-	// buffers), or for a batch read in several calls raw itself.
+	// buffers), or for a batch read in several calls the records as
+	// read (keepBig).
 	lst listing
 }
 
@@ -96,25 +97,28 @@ func (s *serial) readDir(d *dir) {
 	rd.start(d, d.fd, nil)
 	for more := true; more && !w.stop.Load(); {
 		var b batch
-		b, more = s.collect(rd, &lv.raw, &s.bufs, ftsMaxReaddirEntries, false)
+		b, more = s.collect(rd, &s.raw, &s.bufs, ftsMaxReaddirEntries, false)
 		if rd.end.refused() {
-			lv.raw.recycle(&s.bufs)
+			s.raw.recycle(&s.bufs)
 			s.refuse(d, &rd.end)
 			return
 		}
-		if len(lv.raw.ents) > ftsInodeSortThreshold && w.inodeSortUseful(d.fd) {
-			lv.raw.sortByInode(&s.tmp)
+		if len(s.raw.ents) > ftsInodeSortThreshold && w.inodeSortUseful(d.fd) {
+			s.raw.sortByInode(&s.tmp)
 		}
 		lst := &lv.lst
 		lst.big = nil
-		if len(lv.raw.chunks) > 1 {
-			lst.big = &lv.raw
+		if len(s.raw.chunks) > 1 {
+			lst.keepBig(&s.raw)
 		} else {
-			lst.pack(&lv.raw, b)
-			lv.raw.recycle(&s.bufs) // before the subdirectories need buffers
+			lst.pack(&s.raw, b)
 		}
+		s.raw.recycle(&s.bufs) // before the subdirectories need it
 		ok := s.visitBatch(d, lst)
-		lv.raw.recycle(&s.bufs)
+		if lst.big != nil {
+			lst.big.recycle(&s.bufs)
+			lst.big = nil
+		}
 		if !ok {
 			break
 		}
