@@ -32,8 +32,9 @@ import (
 // written) Step reports it full, and its worker walks segments that come
 // before it or waits until it is the head. The head's worker is never
 // told so, and the head moves on only when its segment ends, so the
-// walk always advances, and what is held stays below maxTotal plus two
-// chunks a worker, for any tree.
+// walk always advances; what is held stays below maxTotal plus about a
+// chunk for each segment being captured (a worker's nest a bounded
+// number deep), for any tree.
 //
 // Stop. Everything goes out through the Sink, which writes nothing once
 // stopped: after a Stop what was written stays, a prefix of the output,
@@ -148,10 +149,7 @@ func (r *Reorder) End(worker int) (moved bool) {
 	w := r.ws[worker]
 	s := w.seg
 	r.release(w)
-	if s.head.Load() {
-		r.writeChunks(w) // no one else writes a head not done
-	}
-	w.b.Flush() // what it printed as the head
+	w.b.Flush() // what it printed as the head (then it has no chunks)
 	r.mu.Lock()
 	s.done = true
 	moved = r.advanceLocked()

@@ -32,8 +32,8 @@ import (
 // by one goroutine and visited or closed by another, many directories
 // later, which costs more than capturing the output does.
 //
-// Memory: a worker whose Seq has captured all the Ordered lets it
-// (Ordered.Step reports it full) nests: it suspends its walk and walks,
+// Memory: when Ordered.Step reports a worker's Seq full (it has captured
+// all it may), the worker nests: it suspends its walk and walks,
 // meanwhile, subdirectories given by the head's worker, which come
 // before its Seq, until its Seq is the head (nest). The head's worker
 // never waits, so the walk always advances; past ownedMaxNest levels a
