@@ -124,8 +124,11 @@ type Seq interface {
 // Each worker has at most one current Seq, which its visits output to;
 // Begin and End nest like calls, so a worker can suspend its Seq to walk
 // one that comes before it. Start is called once, before the workers
-// start; After by any goroutine; Begin, End and Step only by the
-// worker's own goroutine (as its visits are), between visits.
+// start; After by any goroutine, with the walker's locks held (an
+// Ordered never calls the walker); Begin, End and Step only by the
+// worker's own goroutine (as its visits are), between visits. A worker
+// visits in its current Seq only after Begin made it current or Step
+// reported it not full. Begin, End and Step may write, and block.
 //
 // A visit that returns Stop ends the walk: the Ordered must by then
 // refuse to write more (gfind's visits return Stop once its output
