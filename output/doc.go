@@ -31,6 +31,11 @@
 // its directives are expanded with glibc's printf rules (cprintf.go) and
 // the C locale's strftime (strftime.go) straight into a Buffer.
 //
+// Reorder (reorder.go) is the reorder buffer of gfind -s when the
+// visits only print (walker.Ordered): the walker's workers visit out of
+// order, in Seqs, and Reorder captures the output of those that are not
+// next, up to a bound, and writes it in order.
+//
 // gfind's extras: color.go parses LS_COLORS as GNU ls does (dircolors'
 // database when unset) and writes colored paths into a Buffer, escaping
 // only the names on a terminal; json.go writes JSON strings and records

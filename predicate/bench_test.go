@@ -75,15 +75,20 @@ func BenchmarkEval(b *testing.B) {
 // (-benchdir, default GOROOT): walker, evaluator and output, one State
 // per worker as cmd/gfind wires them, output to /dev/null. allocs/op
 // divided by entries/op must stay at 0.00 (a few allocations per walk
-// for the workers, none per entry).
+// for the workers, none per entry). The sort=true rows are -s, with
+// output.Reorder as cmd/gfind wires it for 2 workers.
 func BenchmarkWalkPrint(b *testing.B) {
 	root := os.Getenv("GFIND_BENCH_DIR")
 	if root == "" {
 		root = runtime.GOROOT()
 	}
-	for _, expr := range []string{"-print", "-name *.go", "-type f -size +0", "-ls"} {
+	for _, c := range []struct {
+		expr string
+		sort bool
+	}{{"-print", false}, {"-name *.go", false}, {"-type f -size +0", false}, {"-ls", false}, {"-print", true}, {"-type f -size +0", true}} {
+		expr := c.expr
 		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", strings.ReplaceAll(expr, " ", "_"), workers), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/sort=%v/workers=%d", strings.ReplaceAll(expr, " ", "_"), c.sort, workers), func(b *testing.B) {
 				cmd, err := Parse(append([]string{root}, strings.Fields(expr)...), Config{})
 				if err != nil {
 					b.Fatal(err)
@@ -104,6 +109,14 @@ func BenchmarkWalkPrint(b *testing.B) {
 					}
 					opt := cmd.Walk
 					opt.Workers = workers
+					opt.Sort = c.sort
+					if c.sort && workers > 1 && cmd.OutputOnly() {
+						bufs := make([]*output.Buffer, workers)
+						for i, s := range states {
+							bufs[i] = s.Out
+						}
+						opt.Ordered = output.NewReorder(bufs)
+					}
 					err = walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
 						entries.Add(1)
 						return states[e.Worker].Visit(node, e)

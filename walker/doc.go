@@ -76,11 +76,12 @@
 // With Options.Ordered (visits whose only effect is output) each worker
 // instead walks subtrees of its own, depth first, as one worker would:
 // an idle worker is given the next subdirectory of a busy one's
-// shallowest directory, and the busy one skips it. The output of the
-// subtree that comes next is written as it is made; the others' is
-// captured, up to a bound, and written when their turn comes. A worker
-// that reaches the bound walks, meanwhile, subtrees that come before its
-// own. See owned_linux.go.
+// shallowest directory, and the busy one skips it. Each piece of work is
+// tagged with a Seq, its place in the depth-first order; the Ordered
+// (output.Reorder in gfind) writes the output of the Seq that comes next
+// as it is made, captures the others', up to a bound, and writes it when
+// their turn comes. A worker whose Seq is full walks, meanwhile,
+// subtrees that come before its own. See owned_linux.go.
 //
 // # Lifetimes
 //

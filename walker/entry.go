@@ -98,31 +98,64 @@ type Options struct {
 	// worker goroutines, like the visit function.
 	Exclude func(*Entry) bool `json:"-"`
 	// Ordered, under Sort, says that the visits' only effect is their
-	// output, and how to capture it: each worker then walks subtrees of
-	// its own, out of walk order, and the output of those that are not
-	// next is captured and written later, in walk order. Ignored with
-	// one worker, and under PostOrder.
+	// output, and puts it back in order: each worker then walks subtrees
+	// of its own, out of walk order, tagging what it visits with the Seq
+	// of its place in the walk's order, and Ordered writes the output in
+	// that order. Ignored with one worker, and under PostOrder.
 	Ordered Ordered `json:"-"`
 }
 
-// Ordered captures the output of visits (Options.Ordered). Hold, Held,
-// Release and Flush are called by the goroutine of the worker they name,
-// as the visit function is; Write by any worker, one at a time.
+// A Seq is a position in the walk's depth-first order, made by an
+// Ordered: the output of the visits made in a Seq comes after that of
+// every Seq before it and before that of every Seq after it. Only the
+// Ordered that made it knows what it is.
+type Seq interface {
+	// Head reports whether the output of every Seq before this one
+	// has been written: what is visited in it now goes straight out.
+	// Once true it stays true. Any goroutine may call it, at any time.
+	Head() bool
+}
+
+// Ordered is the reorder buffer of an owned walk (Options.Ordered): the
+// walker decides who visits what and when; Ordered captures the output
+// of the visits made ahead of the walk's order, bounds it, and writes it
+// in order.
+//
+// Each worker has at most one current Seq, which its visits output to;
+// Begin and End nest like calls, so a worker can suspend its Seq to walk
+// one that comes before it. Start is called once, before the workers
+// start; After by any goroutine, with the walker's locks held (an
+// Ordered never calls the walker); Begin, End and Step only by the
+// worker's own goroutine (as its visits are), between visits. A worker
+// visits in its current Seq only after Begin made it current or Step
+// reported it not full. Begin, End and Step may write, and block.
+//
+// A visit that returns Stop ends the walk: the Ordered must by then
+// refuse to write more (gfind's visits return Stop once its output
+// stopped), so that what was written is a prefix of the walk's output.
+// The walker still Ends every Seq it began.
 type Ordered interface {
-	// Hold makes the output of worker's next visits go to buf, appended
-	// from its start, and nowhere else, until Release.
-	Hold(worker int, buf []byte)
-	// Held returns how many bytes worker's visits have output since Hold.
-	Held(worker int) int
-	// Release ends a Hold and returns the output since: buf, or a slice
-	// grown from it.
-	Release(worker int) []byte
-	// Write outputs p, the captured output of visits, in walk order,
-	// now: after everything output before, and before anything output
-	// after.
-	Write(p []byte)
-	// Flush outputs now what worker's visits output outside a Hold.
-	Flush(worker int)
+	// Start returns the first Seq of a new walk: the head.
+	Start() Seq
+	// After makes two Seqs that come right after s, first then second,
+	// between s and the Seq that came after it: s's worker gives away
+	// a subdirectory ahead of it (first) and goes on past it (second).
+	After(s Seq) (first, second Seq)
+	// Begin makes s worker's current Seq, suspending the one it had
+	// until the matching End. s must not have been begun before.
+	Begin(worker int, s Seq)
+	// End ends worker's current Seq: nothing more is visited in it.
+	// The Seq suspended by its Begin, if any, is current again. moved
+	// reports that the head moved on: a worker waiting for its Seq to
+	// be the head should look again.
+	End(worker int) (moved bool)
+	// Step is called often (every few visits) by worker between visits:
+	// it moves the output captured since the last Step out of the way,
+	// or out, once worker's Seq is the head. full reports that the Seq
+	// is not the head and has captured all it may: the worker must not
+	// visit in it until Step reports false again, which it does once
+	// the Seq is the head (meanwhile it may Begin a Seq before it).
+	Step(worker int) (full bool)
 }
 
 // Entry is one file met by the walk.

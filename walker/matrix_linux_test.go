@@ -178,6 +178,9 @@ func walkMatrix(tb testing.TB, run matrixRun) (matrixResult, error) {
 		case e.Err != nil:
 		case r.Path == run.StopAt:
 			stopped.Store(true)
+			if o != nil {
+				o.stop()
+			}
 			return Stop
 		case prune[r.Path]:
 			return Prune
@@ -192,10 +195,8 @@ func walkMatrix(tb testing.TB, run matrixRun) (matrixResult, error) {
 	}
 	res.After = int(after.Load())
 	if o != nil {
-		for w, h := range o.holding {
-			if h {
-				return res, fmt.Errorf("worker %d still holding after the walk", w)
-			}
+		if err := o.check(); err != nil {
+			return res, err
 		}
 		for _, s := range strings.Fields(string(o.out)) {
 			i, err := strconv.Atoi(s)

@@ -16,46 +16,143 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// testOrdered is an Ordered as cmd/gfind's: a visit outputs one line to
-// its worker's slot, which is the captured output while the walk holds
-// it, and the output itself otherwise.
+// testOrdered is an Ordered as output's Reorder is, kept simple: each
+// Seq keeps what its visits output until it is the head, when it goes
+// out, in order; the head's output goes straight out. Step reports a
+// Seq full once it has captured limit bytes (0: never). It fails the
+// test when the walker misuses it: a visit outside a Seq or in one
+// reported full, a Seq begun twice, an End without a Begin, a Seq never
+// ended (its output lost).
 type testOrdered struct {
-	t       testing.TB
-	held    [][]byte
-	holding []bool
-	mu      sync.Mutex // out, for visits made outside a Hold
-	out     []byte
+	t     testing.TB
+	limit int
+	mu    sync.Mutex // everything below
+	head  *testSeq   // the first Seq not written
+	cur   [][]*testSeq
+	out   []byte
+	// stopped: nothing more is written, as output's Sink after a Stop.
+	stopped bool
+	started bool // the walk uses o (not with one worker, nor PostOrder)
 }
+
+// testSeq is a Seq of a testOrdered.
+type testSeq struct {
+	next        *testSeq
+	buf         []byte // captured
+	begun, done bool
+	full        bool // Step reported it full
+	head        atomic.Bool
+}
+
+func (s *testSeq) Head() bool { return s.head.Load() }
+
+// testOrderedLimit is the limit of the testOrdereds made from now on.
+var testOrderedLimit int
 
 func newTestOrdered(t testing.TB, workers int) *testOrdered {
-	return &testOrdered{t: t, held: make([][]byte, workers), holding: make([]bool, workers)}
+	return &testOrdered{t: t, limit: testOrderedLimit, cur: make([][]*testSeq, workers)}
 }
 
-func (o *testOrdered) Hold(w int, buf []byte) {
-	if o.holding[w] {
-		o.errorf("worker %d: Hold while holding", w)
-	}
-	o.held[w], o.holding[w] = buf[:0], true
-}
-
-func (o *testOrdered) Held(w int) int { return len(o.held[w]) }
-
-func (o *testOrdered) Release(w int) []byte {
-	if !o.holding[w] {
-		o.errorf("worker %d: Release without Hold", w)
-	}
-	b := o.held[w]
-	o.held[w], o.holding[w] = nil, false
-	return b
-}
-
-func (o *testOrdered) Write(p []byte) {
+func (o *testOrdered) Start() Seq {
 	o.mu.Lock()
-	o.out = append(o.out, p...)
+	defer o.mu.Unlock()
+	if o.started {
+		o.errorf("Start twice")
+	}
+	o.started = true
+	o.head = &testSeq{}
+	o.head.head.Store(true)
+	return o.head
+}
+
+func (o *testOrdered) After(s Seq) (Seq, Seq) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	p := s.(*testSeq)
+	if p.done {
+		o.errorf("After an ended Seq")
+	}
+	a, b := &testSeq{}, &testSeq{}
+	a.next, b.next, p.next = b, p.next, a
+	return a, b
+}
+
+func (o *testOrdered) Begin(w int, s Seq) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	x := s.(*testSeq)
+	if x.begun {
+		o.errorf("worker %d: a Seq begun twice", w)
+	}
+	x.begun = true
+	o.cur[w] = append(o.cur[w], x)
+}
+
+func (o *testOrdered) End(w int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := len(o.cur[w])
+	if n == 0 {
+		o.errorf("worker %d: End without Begin", w)
+		return false
+	}
+	o.cur[w][n-1].done = true
+	o.cur[w] = o.cur[w][:n-1]
+	moved := false
+	for o.head != nil && o.head.done {
+		o.head = o.head.next
+		moved = true
+		if o.head != nil {
+			o.write(o.head.buf)
+			o.head.buf = nil
+			o.head.head.Store(true)
+		}
+	}
+	return moved
+}
+
+func (o *testOrdered) Step(w int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := len(o.cur[w])
+	if n == 0 {
+		o.errorf("worker %d: Step outside a Seq", w)
+		return false
+	}
+	s := o.cur[w][n-1]
+	s.full = !s.head.Load() && o.limit > 0 && len(s.buf) >= o.limit
+	return s.full
+}
+
+// write outputs p unless stopped; o.mu is held.
+func (o *testOrdered) write(p []byte) {
+	if !o.stopped {
+		o.out = append(o.out, p...)
+	}
+}
+
+// stop makes o write nothing more: a visit that returns Stop calls it
+// first, as gfind's visits return Stop once the Sink is stopped.
+func (o *testOrdered) stop() {
+	o.mu.Lock()
+	o.stopped = true
 	o.mu.Unlock()
 }
 
-func (o *testOrdered) Flush(int) {}
+// check reports, once the walk is over, a Seq not ended.
+func (o *testOrdered) check() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for w, c := range o.cur {
+		if len(c) > 0 {
+			return fmt.Errorf("worker %d: %d Seqs not ended after the walk", w, len(c))
+		}
+	}
+	if o.head != nil {
+		return fmt.Errorf("a Seq not ended after the walk: its output and the rest are lost")
+	}
+	return nil
+}
 
 // errorf fails the test, or (in a child process, t nil) panics.
 func (o *testOrdered) errorf(format string, args ...any) {
@@ -67,11 +164,26 @@ func (o *testOrdered) errorf(format string, args ...any) {
 
 // output is what a visit prints.
 func (o *testOrdered) output(e *Entry, line string) {
-	if o.holding[e.Worker] {
-		o.held[e.Worker] = append(o.held[e.Worker], line...)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.started {
+		o.write([]byte(line)) // the walk visits in order
 		return
 	}
-	o.Write([]byte(line))
+	n := len(o.cur[e.Worker])
+	if n == 0 {
+		o.errorf("%s: visited by worker %d outside a Seq", e.Path, e.Worker)
+		return
+	}
+	s := o.cur[e.Worker][n-1]
+	switch {
+	case s.full:
+		o.errorf("%s: visited by worker %d in a Seq reported full", e.Path, e.Worker)
+	case s.head.Load():
+		o.write([]byte(line))
+	default:
+		s.buf = append(s.buf, line...)
+	}
 }
 
 // orderedSlowName: orderedWalk's visits of files of this name take 50µs,
@@ -116,9 +228,9 @@ func orderedWalk(t *testing.T, roots []string, opt Options, ordered bool, prune 
 		return Continue
 	})
 	must(t, err)
-	for w, h := range o.holding {
-		if h {
-			t.Errorf("worker %d still holding after the walk", w)
+	if ordered {
+		if err := o.check(); err != nil {
+			t.Error(err)
 		}
 	}
 	out = strings.SplitAfter(string(o.out), "\n")
@@ -206,10 +318,14 @@ func TestSortedOrderedStop(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				if n++; n >= stopAt {
+					o.stop()
 					return Stop
 				}
 				return Continue
 			})
+			if err := o.check(); err != nil {
+				t.Errorf("stop=%d workers=%d: %v", stopAt, workers, err)
+			}
 			got := strings.SplitAfter(string(o.out), "\n")
 			got = got[:len(got)-1]
 			if len(got) >= len(full) {
@@ -281,9 +397,9 @@ func ownedTree(t *testing.T) string {
 func TestOwnedNest(t *testing.T) {
 	root := ownedTree(t)
 	want, _ := orderedWalk(t, []string{root}, Options{Workers: 2, MaxDepth: -1}, false, nil)
-	chunk, held, nest := ownedChunk, ownedMaxHeld, ownedMaxNest
-	t.Cleanup(func() { ownedChunk, ownedMaxHeld, ownedMaxNest = chunk, held, nest })
-	ownedChunk, ownedMaxHeld = 256, 1024
+	nest := ownedMaxNest
+	t.Cleanup(func() { ownedMaxNest, testOrderedLimit = nest, 0 })
+	testOrderedLimit = 1024
 	// The sorted walk runs no more goroutines than Ps: let there be 8.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	n := countOwned(t)

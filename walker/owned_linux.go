@@ -15,61 +15,35 @@ import (
 //
 // Each worker walks its own part of the tree as the one-worker sorted
 // walk does (-j1 -s: a directory is read, sorted and visited in one go,
-// and closed when its subtree is done), and writes what it prints either
-// straight to the output, when its part is the next to be written, or to
-// memory, in 64 KiB chunks, to be written in order later:
-//
-//	output:   [segment 0] -> [segment 1] -> [segment 2] -> ...
-//	          head: written as printed     captured, in order
+// and closed when its subtree is done), in a Seq of the Ordered, its
+// part's place in the walk's order; the Ordered writes what it prints
+// straight out when its part is the next to be written, or captures it
+// to write later, in order.
 //
 // A worker with nothing to do asks for work (owned.want); a busy worker
 // gives away, at its next directory, the first subdirectory ahead in its
 // shallowest directory that has one (offer): the thief walks that
-// subdirectory in a new segment, and the victim skips it and goes on in
-// another new segment, both inserted after the victim's current one. So
+// subdirectory in a new Seq, and the victim skips it and goes on in
+// another new Seq, both made right after the victim's current one. So
 // the pieces given away are big (the shallowest first) and few, and each
 // directory's read, visit and close stay close in time on one core.
 //
 // Why not the read-ahead of sorted_linux.go: there, a directory is read
-// by one goroutine and visited or closed by another, about 40
-// directories later; on 2 cores that cost 20-25% over the unsorted walk
-// on a 1,000,000-entry tree, and this 14-15%. Two halves of that tree
-// walked by two -j1 -s processes at once cost 5-7%; most of the rest is
-// the captured output (about half of it is captured: fresh memory costs
-// ~19µs a page on the development VM, so chunks are recycled and the
-// captured output is bounded) and the sort.
+// by one goroutine and visited or closed by another, many directories
+// later, which costs more than capturing the output does.
 //
-// Memory: a worker whose segment has captured ownedMaxHeld bytes nests:
-// it suspends its walk and walks, meanwhile, subdirectories given by the
-// head's worker, which come before its segment, until its segment is the
-// head (nest). The head's worker never waits, so the walk always
-// advances; past ownedMaxNest levels a worker just waits.
+// Memory: when Ordered.Step reports a worker's Seq full (it has captured
+// all it may), the worker nests: it suspends its walk and walks,
+// meanwhile, subdirectories given by the head's worker, which come
+// before its Seq, until its Seq is the head (nest). The head's worker
+// never waits, so the walk always advances; past ownedMaxNest levels a
+// worker just waits.
 
-// segment is a stretch of the output, made by one worker.
-type segment struct {
-	next   *segment // guarded by owned.mu
-	chunks [][]byte // captured output: the owner's until done, then owned.mu's
-	held   int      // bytes in chunks
-	done   bool     // the owner has finished it (owned.mu)
-	// head says that every segment before it has been written: its
-	// owner writes its output directly.
-	head atomic.Bool
-}
-
-// Owned-walk limits; variables for tests.
-var (
-	ownedChunk = 64 << 10 // captured output is kept in chunks of this
-	// ownedMaxHeld bounds the output a segment captures before its
-	// worker nests. 1-4 MiB measured alike on a 1,000,000-entry tree
-	// (-s at 1.14-1.15x the unsorted walk), 32 MiB 1.17x: the chunks'
-	// first use is what costs.
-	ownedMaxHeld = 2 << 20
-	// ownedMaxNest bounds the tasks a worker suspends (nest).
-	ownedMaxNest = 16
-)
+// ownedMaxNest bounds the tasks a worker suspends (nest); a variable
+// for tests.
+var ownedMaxNest = 16
 
 const (
-	ownedSlack = 16 << 10 // room past ownedChunk in a chunk
 	// ownedBackoff is how many steps a worker that had nothing to give
 	// waits before it looks again: with 64 the workers waited 10 times
 	// as long for work (360 against 20 ms in all, on 1,000,000 entries).
@@ -94,15 +68,14 @@ type owned struct {
 	out Ordered
 	// mu is also every worker's sorter.mu: a directory given away is a
 	// frame of two walks, whose node counts they share.
-	mu      sync.Mutex
+	mu sync.Mutex
+	// cond is where workers wait for a task, for their Seq to be the
+	// head (broadcast when Ordered.End says it moved), or for the end.
 	cond    sync.Cond
-	head    *segment // the first segment not written
-	writing bool     // a worker is writing finished segments
 	want    atomic.Bool
 	waiting []*oworker  // workers waiting for a task
 	busy    int         // workers with a task (or one handed over)
 	over    atomic.Bool // the walk is over
-	chunks  [][]byte    // spare chunks
 	spares              // every walk's, as mu is
 }
 
@@ -112,8 +85,7 @@ type oworker struct {
 	id      int
 	r       *sorter              // its walk: frames, Entry, path buffer, spare nodes
 	k       *sreader             // its read scratch space
-	seg     *segment             // the segment its output goes to
-	holding bool                 // its output is captured (seg is not the head)
+	seg     Seq                  // the Seq its visits are in
 	task    atomic.Pointer[task] // handed over by a victim
 	queued  bool                 // in o.waiting
 	nested  bool                 // waiting in nest, not in nextTask
@@ -121,22 +93,19 @@ type oworker struct {
 	steps   uint32
 	backoff int // steps before offer looks again
 	misses  int // offer's looks in a row that found nothing
-	spare   [][]byte
 }
 
 // task is a subdirectory given away: a frame of the victim's directory
-// holding only the subdirectory's record, and its segment.
+// holding only the subdirectory's record, and its Seq.
 type task struct {
 	f   frame
-	seg *segment
+	seg Seq
 }
 
 // runOwned walks roots in sorted order with n workers owning subtrees.
 func runOwned(w *walk, roots *rootSource, n int) {
 	o := &owned{w: w, out: w.opt.Ordered, busy: n}
 	o.cond.L = &o.mu
-	o.head = &segment{}
-	o.head.head.Store(true)
 	ws := make([]*oworker, n)
 	for i := range ws {
 		x := &oworker{o: o, id: i, k: newSReader(w, i)}
@@ -152,7 +121,7 @@ func runOwned(w *walk, roots *rootSource, n int) {
 			x.run(nil)
 		}()
 	}
-	ws[0].run(o.head)
+	ws[0].run(o.out.Start())
 	wg.Wait()
 }
 
@@ -167,7 +136,7 @@ func newOwnedSorter(o *owned, id int, x *oworker) *sorter {
 
 // run is one worker: the starting points for the first (seg is set),
 // then the tasks it is given until the walk is over.
-func (x *oworker) run(seg *segment) {
+func (x *oworker) run(seg Seq) {
 	if seg != nil {
 		x.begin(seg)
 		x.r.emit(x.k)
@@ -182,7 +151,7 @@ func (x *oworker) run(seg *segment) {
 	}
 }
 
-// walk walks t with x.r, in t's segment.
+// walk walks t with x.r, in t's Seq.
 func (x *oworker) walk(t *task) {
 	r := x.r
 	r.frames = append(r.frames[:0], t.f)
@@ -227,9 +196,9 @@ func (o *owned) nextTask(x *oworker) *task {
 // CPUs than Ps, the spinning thread lets the working ones run (with a
 // CPU hog beside it, -s took 1.32x the unsorted walk's time spinning on
 // Gosched, 1.16x-1.30x on sched_yield, 1.19x-1.23x not spinning).
-func (o *owned) sleep(x *oworker, seg *segment) {
+func (o *owned) sleep(x *oworker, seg Seq) {
 	ready := func() bool {
-		return x.task.Load() != nil || seg != nil && seg.head.Load() || o.over.Load()
+		return x.task.Load() != nil || seg != nil && seg.Head() || o.over.Load()
 	}
 	o.mu.Unlock()
 	start := time.Now()
@@ -245,141 +214,26 @@ func (o *owned) sleep(x *oworker, seg *segment) {
 	}
 }
 
-// begin starts x's output in seg.
-func (x *oworker) begin(seg *segment) {
+// begin starts x's visits in seg.
+func (x *oworker) begin(seg Seq) {
 	x.seg = seg
-	if !seg.head.Load() {
-		x.o.out.Hold(x.id, x.takeChunk())
-		x.holding = true
-	}
+	x.o.out.Begin(x.id, seg)
 }
 
-// end finishes x's segment, and writes it and those after it that are
-// finished if it is the head.
+// end ends x's Seq, and wakes the workers waiting for theirs to be the
+// head if the head moved.
 func (x *oworker) end() {
 	o := x.o
-	s := x.seg
-	if x.holding {
-		if s.head.Load() {
-			x.writeHeld()
-		} else {
-			x.keep(o.out.Release(x.id))
-			x.holding = false
-		}
+	if o.out.End(x.id) {
+		o.mu.Lock()
+		o.cond.Broadcast()
+		o.mu.Unlock()
 	}
-	o.out.Flush(x.id) // what x printed as the head
-	o.mu.Lock()
-	s.done = true
-	o.advanceLocked()
-	o.mu.Unlock()
 	x.seg = nil
 }
 
-// keep adds c to the captured output of x's segment.
-func (x *oworker) keep(c []byte) {
-	if len(c) == 0 {
-		x.putChunk(c)
-		return
-	}
-	x.seg.chunks = append(x.seg.chunks, c)
-	x.seg.held += len(c)
-}
-
-// advanceLocked writes the finished segments from the head on, and
-// makes the first unfinished one the head. o.mu is held, and let go
-// while writing: one worker writes at a time.
-func (o *owned) advanceLocked() {
-	if o.writing {
-		return // the writer will get to it
-	}
-	o.writing = true
-	for o.head != nil && o.head.done {
-		h := o.head
-		chunks := h.chunks
-		h.chunks = nil
-		if len(chunks) > 0 {
-			o.mu.Unlock()
-			for _, c := range chunks {
-				if !o.w.stop.Load() {
-					o.out.Write(c)
-				}
-			}
-			o.mu.Lock()
-			for _, c := range chunks {
-				o.keepChunkLocked(c)
-			}
-		}
-		o.head = h.next
-	}
-	o.writing = false
-	if o.head != nil {
-		o.head.head.Store(true)
-	}
-	o.cond.Broadcast() // workers waiting for their segment to be the head
-}
-
-// writeHeld, once x's segment is the head, writes what x captured, and
-// x's output goes straight out from then on.
-func (x *oworker) writeHeld() {
-	x.keep(x.o.out.Release(x.id))
-	x.holding = false
-	x.writeChunks()
-}
-
-// writeChunks writes the captured output of x's segment, the head.
-func (x *oworker) writeChunks() {
-	s := x.seg
-	for i, b := range s.chunks {
-		if !x.o.w.stop.Load() {
-			// (After a Stop, made ahead or by the head's worker,
-			// only what was written stays: a prefix of the output.)
-			x.o.out.Write(b)
-		}
-		x.putChunk(b)
-		s.chunks[i] = nil
-	}
-	s.chunks, s.held = s.chunks[:0], 0
-}
-
-// takeChunk returns an empty chunk for captured output.
-func (x *oworker) takeChunk() []byte {
-	if c, ok := popLast(&x.spare); ok {
-		return c
-	}
-	o := x.o
-	o.mu.Lock()
-	c, ok := popLast(&o.chunks)
-	o.mu.Unlock()
-	if ok {
-		return c
-	}
-	return make([]byte, 0, ownedChunk+ownedSlack)
-}
-
-// putChunk keeps c for reuse: fresh memory cost more than the copy into
-// it (page faults).
-func (x *oworker) putChunk(c []byte) {
-	if len(x.spare) < 4 && cap(c) <= 2*ownedChunk {
-		x.spare = append(x.spare, c[:0])
-		return
-	}
-	o := x.o
-	o.mu.Lock()
-	o.keepChunkLocked(c)
-	o.mu.Unlock()
-}
-
-// keepChunkLocked keeps c in the shared spares, unless it grew past
-// twice a chunk (a huge record). o.mu is held.
-func (o *owned) keepChunkLocked(c []byte) {
-	if cap(c) <= 2*ownedChunk {
-		o.chunks = append(o.chunks, c[:0])
-	}
-}
-
 // entry is called by x's walk after each visit that does not descend:
-// every 16 it steps. (16 visits print less than ownedSlack, as a rule:
-// a chunk that overflows is copied.)
+// every 16 it steps (Ordered.Step wants to be called every few visits).
 func (x *oworker) entry() {
 	if x.steps++; x.steps%16 == 0 {
 		x.step()
@@ -387,36 +241,21 @@ func (x *oworker) entry() {
 }
 
 // step is called by x's walk between directories, and every 16
-// entries: it moves captured output to a chunk, or out once x's segment
-// is the head, and gives work away if asked.
+// entries: it lets the Ordered move the captured output on, nests while
+// x's Seq may capture no more, and gives work away if asked.
 func (x *oworker) step() {
-	if x.holding {
-		o := x.o
-		if x.seg.head.Load() {
-			x.writeHeld()
-		} else if o.out.Held(x.id) >= ownedChunk {
-			x.keep(o.out.Release(x.id))
-			x.holding = false
-			if x.seg.held >= ownedMaxHeld {
-				x.nest()
-			}
-			if x.seg.head.Load() {
-				x.writeChunks()
-			} else {
-				o.out.Hold(x.id, x.takeChunk())
-				x.holding = true
-			}
-		}
+	for x.o.out.Step(x.id) {
+		x.nest()
 	}
 	if x.o.want.Load() {
 		x.offer()
 	}
 }
 
-// nest, when x has captured as much output as it may, walks tasks that
-// come before x's segment (given by the head's worker) until x's
-// segment is the head; x's walk is suspended meanwhile. Past
-// ownedMaxNest levels it just waits.
+// nest, when x's Seq has captured as much output as it may, walks tasks
+// that come before it (given by the head's worker) until it is the head;
+// x's walk is suspended meanwhile. Past ownedMaxNest levels it just
+// waits.
 func (x *oworker) nest() {
 	if len(x.levels) >= ownedMaxNest {
 		if hookOwned != nil {
@@ -448,17 +287,17 @@ func (x *oworker) nest() {
 	}
 }
 
-// nestedTask waits for a task for x, whose segment seg is not the head
-// and has captured all it may: one that comes before seg, or nil once
-// seg is the head.
-func (o *owned) nestedTask(x *oworker, seg *segment) *task {
+// nestedTask waits for a task for x, whose Seq seg is not the head and
+// has captured all it may: one that comes before seg, or nil once seg is
+// the head.
+func (o *owned) nestedTask(x *oworker, seg Seq) *task {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for {
 		if t := x.task.Swap(nil); t != nil {
 			return t
 		}
-		if seg.head.Load() {
+		if seg.Head() {
 			if x.queued {
 				i := slices.Index(o.waiting, x)
 				o.waiting = slices.Delete(o.waiting, i, i+1)
@@ -478,19 +317,19 @@ func (o *owned) nestedTask(x *oworker, seg *segment) *task {
 	}
 }
 
-// wait waits until x's segment is the head: x has captured as much
-// output as it may.
+// wait waits until x's Seq is the head: it has captured as much output
+// as it may.
 func (x *oworker) wait() {
 	o := x.o
 	o.mu.Lock()
-	for !x.seg.head.Load() {
+	for !x.seg.Head() {
 		o.cond.Wait()
 	}
 	o.mu.Unlock()
 }
 
 // passCut, at the record of f given away, skips it and goes on in the
-// segment that follows the thief's.
+// Seq that follows the thief's.
 func (x *oworker) passCut(f *frame) {
 	if f.lst.big == nil {
 		_, _, f.pos = packed(f.lst.recs, f.pos)
@@ -500,7 +339,7 @@ func (x *oworker) passCut(f *frame) {
 	x.switchTo(f)
 }
 
-// switchTo ends x's segment and goes on in f's cutSeg.
+// switchTo ends x's Seq and goes on in f's cutSeg.
 func (x *oworker) switchTo(f *frame) {
 	next := f.cutSeg
 	f.cutSeg = nil
@@ -545,9 +384,9 @@ func (x *oworker) offer() {
 			o.mu.Unlock()
 			return
 		}
-		// A worker waiting with its own segment suspended needs a task
+		// A worker waiting with its own Seq suspended needs a task
 		// that comes before it: the head's worker's.
-		i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested || x.seg.head.Load() })
+		i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested || x.seg.Head() })
 		if i < 0 {
 			o.mu.Unlock()
 			break
@@ -576,8 +415,7 @@ func (x *oworker) offer() {
 		}
 		tl.recs = append(tl.recs[:0], rec...)
 		tl.lastDir = 0
-		seg, cont := &segment{}, &segment{}
-		seg.next, cont.next, x.seg.next = cont, x.seg.next, seg
+		seg, cont := o.out.After(x.seg)
 		f.cut, f.cutSeg = q, cont
 		y.task.Store(&task{seg: seg, f: frame{n: f.n, parentFD: -1, lst: tl, fd: fd, opened: true, phase: phaseVisit}})
 		o.cond.Broadcast()

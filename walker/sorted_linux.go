@@ -435,9 +435,9 @@ type frame struct {
 	failed   error // n was read but could not be pinned again
 	// cutSeg, when set, says that the record at cut was given to
 	// another worker (owned.offer): the walk skips it and goes on in
-	// cutSeg, the segment of output that follows the other's.
+	// cutSeg, the Seq that follows the other's.
 	cut    int
-	cutSeg *segment
+	cutSeg Seq
 }
 
 const (

@@ -153,6 +153,9 @@ func childMain() int {
 		return Continue
 	})
 	if o != nil {
+		if cerr := o.check(); err == nil {
+			err = cerr
+		}
 		for p := range strings.SplitSeq(strings.TrimSuffix(string(o.out), "\x00"), "\x00") {
 			ph.add([]byte(p))
 		}

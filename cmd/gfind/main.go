@@ -109,7 +109,11 @@ func run(args []string) int {
 	if walk.Sort && workers > 1 && !walk.PostOrder && !sink.TTY() && cmd.OutputOnly() {
 		// -s whose visits only print: each worker walks subtrees of
 		// its own, and the output is put back in order.
-		walk.Ordered = &orderedOut{states: states, sink: sink}
+		bufs := make([]*output.Buffer, len(states))
+		for i, s := range states {
+			bufs[i] = s.Out
+		}
+		walk.Ordered = output.NewReorder(bufs)
 	}
 	// -files0-from's names are read as the walk goes, and what is wrong
 	// with one is reported in its place.
