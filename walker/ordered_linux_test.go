@@ -252,7 +252,7 @@ func TestSortedOrderedRecycled(t *testing.T) {
 // countOwned counts the owned walk's events (hookOwned) until the test
 // ends.
 func countOwned(t *testing.T) map[string]*atomic.Int64 {
-	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "nest": new(atomic.Int64), "wait": new(atomic.Int64)}
+	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "range": new(atomic.Int64), "nest": new(atomic.Int64), "wait": new(atomic.Int64)}
 	hookOwned = func(event string) { n[event].Add(1) }
 	t.Cleanup(func() { hookOwned = nil })
 	return n

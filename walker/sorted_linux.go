@@ -115,6 +115,12 @@ type listing struct {
 	// sorted entries, rather than copied once more (a 100,000-entry
 	// directory took 10% longer packed). kidDirs says which entries have
 	// a node in kids then: those of type directory.
+	//
+	// Lifetime: a big listing may be read by several frames at once,
+	// each visiting its own range of it (owned.offer gives ranges away),
+	// and none writes to it after the read; as no big listing is kept
+	// for reuse (spareOK), it lives until the last of those frames drops
+	// it, and the garbage collector frees it.
 	big     *rawList
 	kidDirs bool
 	kids    []*snode // queued nodes of subdirectories, in the order of their records
@@ -455,7 +461,11 @@ type frame struct {
 	lst      *listing // once entered
 	fd       int      // n's descriptor, pinned, once entered
 	pos      int      // where the next record of lst.recs to visit is
-	nextKid  int      // the first node of lst.kids neither entered nor killed
+	// end is the position past the last record the frame visits: the
+	// listing's end, or where the rest was given to another worker
+	// (owned.offer).
+	end      int
+	nextKid  int // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
 	lazy     bool  // n was closed after its read, and is opened if a visit needs it
@@ -463,7 +473,9 @@ type frame struct {
 	failed   error // n was read but could not be pinned again
 	// cutSeg, when set, says that the record at cut was given to
 	// another worker (owned.offer): the walk skips it and goes on in
-	// cutSeg, the segment of output that follows the other's.
+	// cutSeg, the segment of output that follows the other's. cut ==
+	// end says that the records from end on were given away (in one
+	// range or several): the walk goes on in cutSeg once at end.
 	cut    int
 	cutSeg *segment
 }
@@ -1161,6 +1173,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 	if lst.closed {
 		// Opened again only if a visit needs it (openLazy).
 		f.lst, f.lazy, f.fd = lst, true, dirfdLazy
+		f.end = lst.end()
 		f.phase = phaseVisit
 		s.pb.setDir(&f.n.d)
 		return
@@ -1193,7 +1206,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 		r.dropListing(lst, 0)
 		return
 	}
-	f.lst = lst
+	f.lst, f.end = lst, lst.end()
 	f.phase = phaseVisit
 	s.pb.setDir(d)
 }
@@ -1205,7 +1218,9 @@ func (r *sorter) visit(k *sreader, f *frame) {
 	s := &r.ew
 	d := &f.n.d
 	lst := f.lst
-	for end := lst.end(); f.pos < end && !w.stop.Load() && !d.lost; {
+	// (f.end is read at every record: offer, called from the visits,
+	// may move it.)
+	for f.pos < f.end && !w.stop.Load() && !d.lost {
 		if f.cutSeg != nil && f.pos == f.cut {
 			r.own.passCut(f)
 			continue
