@@ -91,7 +91,8 @@ const (
 
 // hookOwned, when set (by tests), is told of each subdirectory given
 // away ("give"), each range of a big listing given away ("range"), each
-// nested task ("nest"), and each wait past ownedMaxNest ("wait").
+// nested task ("nest"), each wait past ownedMaxNest ("wait"), and each
+// worker with nothing to do that asks for a task ("ask").
 var hookOwned func(event string)
 
 // owned is the state shared by the workers of an owned walk.
@@ -217,6 +218,9 @@ func (o *owned) nextTask(x *oworker) *task {
 			return nil
 		}
 		if !x.queued {
+			if hookOwned != nil {
+				hookOwned("ask")
+			}
 			x.queued = true
 			o.waiting = append(o.waiting, x)
 			o.want.Store(true)
