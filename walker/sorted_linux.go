@@ -310,11 +310,10 @@ func (l *rawList) tieLess(a, b *sortEnt) bool {
 
 // sort sets the keys after the common prefix of the names, and puts the
 // entries in byte order of their names: insertion sort for the small
-// directories that are most of a tree, else a merge sort through *tmp
-// (16-byte elements move less with a merge than with the swaps of a quick
-// sort) whose two halves, in a big directory, are radix sorts
-// (radixSort). Names in one directory are distinct: stability does not
-// matter.
+// directories that are most of a tree, a merge sort through *tmp for the
+// middling (16-byte elements move less with a merge than with the swaps of
+// a quick sort), and a radix sort of the keys for the big (radixSort).
+// Names in one directory are distinct: stability does not matter.
 func (l *rawList) sort(tmp *[]sortEnt) {
 	s := l.ents
 	if len(s) < 2 {
@@ -329,19 +328,16 @@ func (l *rawList) sort(tmp *[]sortEnt) {
 		l.insertionSort(s)
 		return
 	}
-	if h := (len(s) + 1) / 2; cap(*tmp) < h {
-		*tmp = make([]sortEnt, h)
-	}
-	t := (*tmp)[:cap(*tmp)]
 	if len(s) >= radixMin {
-		// Halves, so that the scratch space is no bigger than the
-		// merge sort's.
-		m := len(s) / 2
-		l.radixSort(s[:m], t[:m])
-		l.radixSort(s[m:], t[:len(s)-m])
-		l.merge(s, m, t)
+		if t := max(radixMin, len(s)/8); cap(*tmp) < t {
+			*tmp = make([]sortEnt, t)
+		}
+		l.radixSort(s, 7, tmp)
 	} else {
-		l.mergeSort(s, t)
+		if h := (len(s) + 1) / 2; cap(*tmp) < h {
+			*tmp = make([]sortEnt, h)
+		}
+		l.mergeSort(s, (*tmp)[:cap(*tmp)])
 	}
 	if cap(*tmp) > 1<<15 {
 		*tmp = nil // a huge directory's: not kept
@@ -349,31 +345,77 @@ func (l *rawList) sort(tmp *[]sortEnt) {
 }
 
 // radixMin is the fewest entries sort sorts by radix: below, the passes
-// over radixSort's eight tables of counts cost more than the merge sort's
+// over radixSort's tables of counts cost more than the merge sort's
 // comparisons.
 const radixMin = 4096
 
-// radixSort sorts s through tmp, as long: a least significant digit radix
-// sort of the keys, a byte a pass, with the passes skipped where every
-// key has the same byte (in a big directory most names have the same
-// length and suffix: file000001.txt); then the runs of equal keys (names
-// that share eight more bytes) by the rest of their names. It makes none
-// of the merge sort's comparisons, half of them mispredicted on names in
-// hash order.
-func (l *rawList) radixSort(s, tmp []sortEnt) {
+// radixSort sorts s, whose keys share their bytes above byte b (0 is the
+// least significant). Its comparisons are none of the merge sort's, half of
+// them mispredicted on names in hash order. A slice that fits in *tmp is
+// sorted by lsdSort; a bigger one is first split in place by byte b
+// (American flag sort), so that the scratch space stays an eighth of the
+// directory's entries, less than the merge sort's half.
+func (l *rawList) radixSort(s []sortEnt, b int, tmp *[]sortEnt) {
+	if len(s) <= cap(*tmp) {
+		l.lsdSort(s, (*tmp)[:len(s)], b)
+		l.sortTies(s, tmp)
+		return
+	}
+	var count, next [256]int
+	sh := uint(8 * b)
+	for i := range s {
+		count[byte(s[i].key>>sh)]++
+	}
+	sum := 0
+	for i, n := range count {
+		next[i] = sum
+		sum += n
+	}
+	// Each entry is swapped straight to the next free place of its
+	// bucket; a bucket is done once its free places are filled.
+	end := 0
+	for c := range 256 {
+		end += count[c]
+		for next[c] < end {
+			v := s[next[c]]
+			for t := byte(v.key >> sh); int(t) != c; t = byte(v.key >> sh) {
+				v, s[next[t]] = s[next[t]], v
+				next[t]++
+			}
+			s[next[c]] = v
+			next[c]++
+		}
+	}
+	start := 0
+	for _, n := range count {
+		if bucket := s[start : start+n]; n < 2 {
+		} else if b == 0 {
+			l.sortTies(bucket, tmp)
+		} else {
+			l.radixSort(bucket, b-1, tmp)
+		}
+		start += n
+	}
+}
+
+// lsdSort sorts s through tmp, as long, by bytes b to 0 of the keys (those
+// above are shared): a least significant digit radix sort, a byte a pass,
+// with the passes skipped where every key has the same byte (in a big
+// directory most names have the same length and suffix: file000001.txt).
+func (l *rawList) lsdSort(s, tmp []sortEnt, b int) {
 	// int32: a listing holds fewer records than maxChunks chunks can,
 	// under 2^31.
 	var count [8][256]int32
 	for i := range s {
 		k := s[i].key
-		for b := range count {
-			count[b][byte(k>>(8*b))]++
+		for j := range b + 1 {
+			count[j][byte(k>>(8*j))]++
 		}
 	}
 	src, dst := s, tmp
-	for b := range count {
-		c := &count[b]
-		sh := uint(8 * b)
+	for j := range b + 1 {
+		c := &count[j]
+		sh := uint(8 * j)
 		if c[byte(src[0].key>>sh)] == int32(len(src)) {
 			continue
 		}
@@ -393,14 +435,22 @@ func (l *rawList) radixSort(s, tmp []sortEnt) {
 	if &src[0] != &s[0] {
 		copy(s, src)
 	}
+}
+
+// sortTies sorts the runs of equal keys in s, sorted by key (names that
+// share eight more bytes), by the rest of their names.
+func (l *rawList) sortTies(s []sortEnt, tmp *[]sortEnt) {
 	for i := 0; i < len(s); {
 		j := i + 1
 		for j < len(s) && s[j].key == s[i].key {
 			j++
 		}
-		if j-i > 24 {
-			l.mergeSort(s[i:j], tmp)
-		} else if j-i > 1 {
+		if n := j - i; n > 24 {
+			if h := (n + 1) / 2; cap(*tmp) < h {
+				*tmp = make([]sortEnt, h)
+			}
+			l.mergeSort(s[i:j], (*tmp)[:cap(*tmp)])
+		} else if n > 1 {
 			l.insertionSort(s[i:j])
 		}
 		i = j

@@ -464,12 +464,13 @@ func TestSortedListing(t *testing.T) {
 		{"shared 20", many("IMG_2024_0101_12345_%05d", 300)},
 		{"all share a name", append(many("samesamesame%d", 40), "samesamesame")},
 		{"short", many("%d", 1000)},
-		// Past radixMin: the radix sort, with passes skipped and runs
-		// of equal keys.
+		// Past radixMin: the radix sort, split in place and by passes,
+		// with passes skipped and runs of equal keys.
 		{"radix shared 8", many("file%06d.txt", 5000)},
 		{"radix shared 20", many("IMG_2024_0101_12345_%05d", 6000)},
 		{"radix same keys", append(append(many("a_samesame%d", 2500), many("b_samesame%d", 2500)...), "a_samesame", "b")},
 		{"radix short", many("%d", 5000)},
+		{"radix big bucket", append(many("aX%05d", 4500), many("b%d", 500)...)},
 	}
 	for _, tc := range tests {
 		for _, chunked := range []bool{false, true} {
