@@ -49,7 +49,9 @@
 // With Options.Ordered (visits whose only effect is output) each worker
 // instead walks subtrees of its own, depth first, as one worker would:
 // an idle worker is given the next subdirectory of a busy one's
-// shallowest directory, and the busy one skips it. The output of the
+// shallowest directory, and the busy one skips it (or, in a directory
+// read in several calls, the second half of the records left to visit,
+// and the busy one stops at the half). The output of the
 // subtree that comes next is written as it is made; the others' is
 // captured, up to a bound, and written when their turn comes. A worker
 // that reaches the bound walks, meanwhile, subtrees that come before its
