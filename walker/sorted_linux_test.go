@@ -507,7 +507,7 @@ func TestSortedListing(t *testing.T) {
 					l.lcp = lcp
 				}
 				var tmp []sortEnt
-				l.sort(&tmp)
+				l.sort(&tmp, nil)
 				var got []string
 				for i := range l.ents {
 					de := l.dirent(&l.ents[i])
