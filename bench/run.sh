@@ -11,7 +11,7 @@
 #             left out of that workload's timing; the exit status is still 1)
 #   workloads: src-print src-name src-size src-stat src-quit src-j1 wide-print
 #              wide-size deep-print (the default: all of these), and src-mtime src-color
-#              src-sort src-sort-size
+#              src-sort src-sort-size wide-sort
 #
 # Environment: GFIND=path uses that binary instead of building ./cmd/gfind (GFIND=/usr/bin/find
 # proves the harness while gfind does not build yet); FIND, BFS, FD override the other tools;
@@ -23,7 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 modroot=$(cd "$here/.." && pwd)
 
 all_workloads=(src-print src-name src-size src-stat src-quit src-j1 wide-print wide-size deep-print)
-extra_workloads=(src-mtime src-color src-sort src-sort-size)
+extra_workloads=(src-mtime src-color src-sort src-sort-size wide-sort)
 # A file name that occurs exactly once in the src tree (checked below), at depth 9. Where it
 # falls in a walk depends on readdir order, i.e. on the filesystem's hash seed.
 QUIT_NAME=api_211.c
@@ -113,7 +113,7 @@ FD=$(command -v "${FD:-fdfind}" || true)
 BFS_HAS_J=0
 [[ -z $BFS ]] || ! "$BFS" -j1 / -maxdepth 0 >/dev/null 2>&1 || BFS_HAS_J=1
 
-# plain: gfind without -s, timed beside gfind -s in src-sort and src-sort-size only (the cost of sorting)
+# plain: gfind without -s, timed beside gfind -s in the *-sort* workloads only (the cost of sorting)
 tools=(find gfind bfs fd floor plain)
 declare -A label=([find]="GNU find" [gfind]=gfind [bfs]=bfs [fd]=fd [floor]=floor [plain]=unsorted)
 version() {
@@ -123,7 +123,7 @@ version() {
     bfs) [[ -n $BFS ]] && "$BFS" --version | sed -n 1p || echo "not installed" ;;
     fd) [[ -n $FD ]] && "$FD" --version | sed -n 1p || echo "not installed" ;;
     floor) echo "bench/limit.c (cc -O2 -pthread), $(nproc) threads unless -j 1" ;;
-    plain) echo "the gfind above without -s, in src-sort and src-sort-size only" ;;
+    plain) echo "the gfind above without -s, in src-sort, src-sort-size and wide-sort only" ;;
   esac
 }
 
@@ -150,6 +150,7 @@ describe() {
     src-mtime) echo "-mtime -1 on src: one stat per entry; prints everything while the tree is < 24 h old" ;;
     src-sort) echo "print every path of src in sorted depth-first order (gfind -s, bfs -s; unsorted is the same gfind without -s); GNU find prints in readdir order" ;;
     src-sort-size) echo "-type f -size +0 on src in sorted depth-first order (gfind -s, bfs -s; unsorted is the same gfind without -s): a stat per regular file; GNU find in readdir order" ;;
+    wide-sort) echo "print every path of wide (one directory, 100,000 files) sorted (gfind -s, bfs -s; unsorted is the same gfind without -s): one big listing to sort and to visit in order; GNU find prints in readdir order" ;;
     src-color) echo "print every path of src colored from LS_COLORS (gfind --color=always, bfs -color): a stat per file and directory for ex, su, tw...; GNU find prints plain" ;;
     src-quit) echo "-name $QUIT_NAME -print -quit on src: stop at the first (only) match" ;;
     src-j1) echo "print every path of src with one thread (gfind -j1, floor -j 1)" ;;
@@ -160,7 +161,7 @@ describe() {
 }
 expected() { # WORKLOAD: the path count the tree's .counts file promises, if it says
   case $1 in
-    src-print | src-j1 | src-color | src-sort | wide-print | deep-print) count_of "${1%%-*}" entries ;;
+    src-print | src-j1 | src-color | src-sort | wide-print | wide-sort | deep-print) count_of "${1%%-*}" entries ;;
     src-name) count_of src name_log ;;
     src-size | wide-size | src-sort-size) count_of "${1%%-*}" nonempty_files ;;
     src-quit) echo 1 ;;
@@ -172,7 +173,7 @@ tool_cmd() {
   local tool=$1 w=$2 T=$TREES/${2%%-*}
   CMD=() SKIP=
   if [[ $tool == plain ]]; then
-    [[ $w == src-sort* ]] || return 1 # no note: it exists only to measure -s
+    [[ $w == *-sort* ]] || return 1 # no note: it exists only to measure -s
     CMD=("$GFIND" "$T")
     [[ $w != src-sort-size ]] || CMD+=(-type f -size +0)
     return 0
@@ -191,10 +192,10 @@ tool_cmd() {
         esac
       fi
       [[ $w != src-color || $tool != gfind ]] || ((GFIND_IS_GNU)) || CMD+=(--color=always)
-      [[ $w != src-sort* || $tool == find ]] || ((GFIND_IS_GNU && $tool == gfind)) || CMD+=(-s)
+      [[ $w != *-sort* || $tool == find ]] || ((GFIND_IS_GNU && $tool == gfind)) || CMD+=(-s)
       CMD+=("$T")
       case $w in
-        *-print | src-j1 | src-sort) ;;
+        *-print | src-j1 | *-sort) ;;
         src-color) [[ $tool != bfs ]] || CMD+=(-color) ;;
         src-name) CMD+=(-name '*.log') ;;
         *-size) CMD+=(-type f -size +0) ;;
@@ -209,7 +210,7 @@ tool_cmd() {
       # -s: case-sensitive patterns (fd's default is smart case). fd never prints the root.
       CMD=("$FD" -H -I)
       case $w in
-        src-sort*) SKIP="no equivalent: fd cannot sort its output as it walks"; return 1 ;;
+        *-sort*) SKIP="no equivalent: fd cannot sort its output as it walks"; return 1 ;;
         *-print) ;;
         src-j1) CMD+=(-j 1) ;;
         src-name) CMD+=(-s -g '*.log') ;;
@@ -228,7 +229,7 @@ tool_cmd() {
     floor)
       CMD=("$LIMIT")
       case $w in
-        src-sort*) SKIP="no equivalent: the floor does not sort"; return 1 ;;
+        *-sort*) SKIP="no equivalent: the floor does not sort"; return 1 ;;
         *-print) ;;
         src-j1) CMD+=(-j 1) ;;
         src-name) CMD+=(-n '*.log') ;;

@@ -76,8 +76,10 @@
 // With Options.Ordered (visits whose only effect is output) each worker
 // instead walks subtrees of its own, depth first, as one worker would:
 // an idle worker is given the next subdirectory of a busy one's
-// shallowest directory, and the busy one skips it. Each piece of work is
-// tagged with a Seq, its place in the depth-first order; the Ordered
+// shallowest directory, and the busy one skips it (or, in a directory
+// read in several calls, the second half of the records left to visit,
+// and the busy one stops at the half). Each piece of work is tagged with
+// a Seq, its place in the depth-first order; the Ordered
 // (output.Reorder in gfind) writes the output of the Seq that comes next
 // as it is made, captures the others', up to a bound, and writes it when
 // their turn comes. A worker whose Seq is full walks, meanwhile,

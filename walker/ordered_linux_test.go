@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -368,7 +369,7 @@ func TestSortedOrderedRecycled(t *testing.T) {
 // countOwned counts the owned walk's events (hookOwned) until the test
 // ends.
 func countOwned(t *testing.T) map[string]*atomic.Int64 {
-	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "nest": new(atomic.Int64), "wait": new(atomic.Int64)}
+	n := map[string]*atomic.Int64{"give": new(atomic.Int64), "range": new(atomic.Int64), "ask": new(atomic.Int64), "sort": new(atomic.Int64), "nest": new(atomic.Int64), "wait": new(atomic.Int64)}
 	hookOwned = func(event string) { n[event].Add(1) }
 	t.Cleanup(func() { hookOwned = nil })
 	return n
@@ -446,5 +447,91 @@ func TestOwnedGives(t *testing.T) {
 	diffLists(t, "chain", want, got)
 	if g := n["give"].Load(); g != 0 {
 		t.Errorf("%d subdirectories of a chain given away, want 0", g)
+	}
+}
+
+// TestOwnedRanges: a big leaf directory (read in many getdents calls) is
+// shared among the workers by its sort and by ranges of its records, and the output is
+// still the walk's, line for line: with the default bounds, with captured
+// output bounded to a few hundred bytes (the workers nest, and are given
+// ranges that come before their own), and with a Stop in the middle of
+// the directory (what was output is a prefix). A big directory with
+// subdirectories among its files is shared by both ranges and
+// subdirectories.
+func TestOwnedRanges(t *testing.T) {
+	root := t.TempDir()
+	var spec []string
+	for i := range 10000 {
+		spec = append(spec, fmt.Sprintf("leaf/f%05d", (i*7919)%10000))
+	}
+	for i := range 6000 {
+		spec = append(spec, fmt.Sprintf("mixed/f%05d", (i*7919)%6000))
+		if i%40 == 20 {
+			spec = append(spec, fmt.Sprintf("mixed/f%05dd/g1", i), fmt.Sprintf("mixed/f%05dd/g2", i))
+		}
+	}
+	mk(t, root, spec...)
+	roots := []string{root + "/leaf", root + "/mixed"}
+	want, _ := orderedWalk(t, roots, Options{Workers: 2, MaxDepth: -1}, false, nil)
+	if len(want) != 1+10000+1+6000+150*3 {
+		t.Fatalf("reference has %d visits", len(want))
+	}
+	n := countOwned(t)
+	// rangeWalk walks roots with the owned walk, each root's visit
+	// waiting until a worker has asked for work, so that there is a
+	// worker to share the directory with; it returns the output, in
+	// lines, and stops at the visit of stopName.
+	rangeWalk := func(workers int, stopName string) []string {
+		o := newTestOrdered(t, workers)
+		err := Walk(roots, Options{Workers: workers, MaxDepth: -1, Sort: true, Ordered: o}, func(e *Entry) Action {
+			if e.Depth == 0 && !testtool.Poll(func() bool { return n["ask"].Load() > 0 }) {
+				t.Errorf("waited %v for a worker to ask for work", testtool.WaitLimit)
+			}
+			o.output(e, fmt.Sprintf("%q type=%d depth=%d post=%v\n", e.Path, e.Type, e.Depth, e.PostOrder))
+			if string(e.Name()) == stopName {
+				o.stop()
+				return Stop
+			}
+			return Continue
+		})
+		must(t, err)
+		got := strings.SplitAfter(string(o.out), "\n")
+		return got[:len(got)-1]
+	}
+	check := func(what string, workers int) {
+		for round := range 3 {
+			defer checkNoLeak(t)()
+			diffLists(t, fmt.Sprintf("%s workers=%d round=%d", what, workers, round), want, rangeWalk(workers, ""))
+			// Stops in the first and in the second half of leaf.
+			for _, stop := range []string{"f02000", "f07000"} {
+				got := rangeWalk(workers, stop)
+				if len(got) >= len(want) {
+					t.Errorf("%s workers=%d stop at %s: %d lines output, of %d: the walk did not stop", what, workers, stop, len(got), len(want))
+					continue
+				}
+				diffLists(t, fmt.Sprintf("%s workers=%d stop at %s: prefix", what, workers, stop), want[:len(got)], got)
+			}
+		}
+	}
+	// The sort of leaf shared with the worker waiting.
+	helpMin := sortHelpMin
+	t.Cleanup(func() { sortHelpMin = helpMin })
+	sortHelpMin = 4096
+	check("default", 2)
+	if n["range"].Load() == 0 || n["sort"].Load() == 0 {
+		t.Fatalf("%d ranges given away, %d sorts shared: the test does not test sharing", n["range"].Load(), n["sort"].Load())
+	}
+
+	minRange := ownedMinRange
+	t.Cleanup(func() { ownedMinRange, testOrderedLimit = minRange, 0 })
+	testOrderedLimit, ownedMinRange = 1024, 64
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	n["range"].Store(0)
+	n["nest"].Store(0)
+	for _, workers := range []int{2, 3, 8} {
+		check("small bounds", workers)
+	}
+	if n["range"].Load() == 0 || n["nest"].Load() == 0 {
+		t.Errorf("%d ranges given away, %d nested tasks: the test does not test nested ranges", n["range"].Load(), n["nest"].Load())
 	}
 }

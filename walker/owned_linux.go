@@ -26,7 +26,10 @@ import (
 // subdirectory in a new Seq, and the victim skips it and goes on in
 // another new Seq, both made right after the victim's current one. So
 // the pieces given away are big (the shallowest first) and few, and each
-// directory's read, visit and close stay close in time on one core.
+// directory's read, visit and close stay close in time on one core. A
+// directory read in several calls (a big one, say 100,000 files) is
+// shared the same way by its records: the thief visits the second half
+// of what is left of it, and the victim stops at the half.
 //
 // Why not the read-ahead of sorted_linux.go: there, a directory is read
 // by one goroutine and visited or closed by another, many directories
@@ -39,9 +42,14 @@ import (
 // never waits, so the walk always advances; past ownedMaxNest levels a
 // worker just waits.
 
-// ownedMaxNest bounds the tasks a worker suspends (nest); a variable
-// for tests.
-var ownedMaxNest = 16
+// Owned-walk limits; variables for tests.
+var (
+	// ownedMaxNest bounds the tasks a worker suspends (nest).
+	ownedMaxNest = 16
+	// ownedMinRange is the fewest records left to visit in a big
+	// listing for offer to give half of them away.
+	ownedMinRange = 4096
+)
 
 const (
 	// ownedBackoff is how many steps a worker that had nothing to give
@@ -58,8 +66,10 @@ const (
 )
 
 // hookOwned, when set (by tests), is told of each subdirectory given
-// away ("give"), each nested task ("nest"), and each wait past
-// ownedMaxNest ("wait").
+// away ("give"), each range of a big listing given away ("range"), each
+// nested task ("nest"), each wait past ownedMaxNest ("wait"), each
+// worker with nothing to do that asks for a task ("ask"), and each share
+// of a sort handed to one ("sort").
 var hookOwned func(event string)
 
 // owned is the state shared by the workers of an owned walk.
@@ -95,11 +105,18 @@ type oworker struct {
 	misses  int // offer's looks in a row that found nothing
 }
 
-// task is a subdirectory given away: a frame of the victim's directory
-// holding only the subdirectory's record, and its Seq.
+// task is a part of a walk given away, and its Seq: a frame of the
+// victim's directory holding only a subdirectory's record, or a frame
+// sharing the victim's big listing to visit a range of its records.
 type task struct {
 	f   frame
 	seg Seq
+	// tail, if set, is a Seq right after seg for the thief to end,
+	// empty, after its walk.
+	tail Seq
+	// job, if set, is the task instead: a share of the sort of a big
+	// listing (help), with no output.
+	job func()
 }
 
 // runOwned walks roots in sorted order with n workers owning subtrees.
@@ -147,6 +164,10 @@ func (x *oworker) run(seg Seq) {
 		if t == nil {
 			return
 		}
+		if t.job != nil {
+			t.job()
+			continue
+		}
 		x.walk(t)
 	}
 }
@@ -160,6 +181,10 @@ func (x *oworker) walk(t *task) {
 	x.begin(t.seg)
 	r.emit(x.k)
 	x.end()
+	if t.tail != nil {
+		x.begin(t.tail)
+		x.end()
+	}
 }
 
 // nextTask waits for a task; nil means the walk is over.
@@ -179,6 +204,9 @@ func (o *owned) nextTask(x *oworker) *task {
 			return nil
 		}
 		if !x.queued {
+			if hookOwned != nil {
+				hookOwned("ask")
+			}
 			x.queued = true
 			o.waiting = append(o.waiting, x)
 			o.want.Store(true)
@@ -347,10 +375,20 @@ func (x *oworker) switchTo(f *frame) {
 	x.begin(next)
 }
 
-// offer gives a worker waiting for work the first subdirectory ahead in
-// x's shallowest directory that has one and has not given one away (the
-// second in x's current directory). The thief's frame shares x's node and
-// descriptor (pinWant); x skips the record when it gets there (passCut).
+// offer gives a worker waiting for work a part of x's walk, from x's
+// shallowest directory that has one to give: the first subdirectory
+// ahead that has not been given away (the second in x's current
+// directory), or else, in a directory read in several calls (listing.big),
+// the second half of the records x has still to visit there. The thief's
+// frame shares x's node and descriptor (pinWant); x skips the record
+// when it gets there (passCut), or stops at the half (frame.end) and goes
+// on after the thief's segment.
+//
+// Order: a part given away is always the next one after x's current
+// segment, so its segment goes right after x.seg. That holds because
+// parts are taken from the shallowest frame first, and a range is not
+// taken from a frame while a frame deeper than it has a cut pending (its
+// records would then come after the deeper cut's segments).
 func (x *oworker) offer() {
 	if x.backoff > 0 {
 		x.backoff--
@@ -361,21 +399,37 @@ func (x *oworker) offer() {
 	if r.w.stop.Load() {
 		return
 	}
+	lastCut := -1 // the deepest frame with a cut pending
+	for i := range r.frames {
+		if r.frames[i].cutSeg != nil {
+			lastCut = i
+		}
+	}
 	for i := range r.frames {
 		f := &r.frames[i]
 		lst := f.lst
-		if f.phase != phaseVisit || f.cutSeg != nil || lst == nil || lst.lastDir < f.pos || f.lazy || f.n.d.lost {
+		if f.phase != phaseVisit || lst == nil || f.lazy || f.n.d.lost {
 			continue
 		}
-		q, rec, next := nextDirRec(lst, f.pos)
-		if q >= 0 && i == len(r.frames)-1 {
-			// The top frame's first subdirectory ahead is x's own next
-			// work: giving it away would leave x a few files to visit,
-			// and in a chain of single subdirectories the walk would
-			// change hands at every level. The second may go.
-			q, rec, _ = nextDirRec(lst, next)
+		q, rec, mid := -1, []byte(nil), -1
+		if f.cutSeg == nil && lst.lastDir >= f.pos {
+			var next int
+			q, rec, next = nextDirRec(lst, f.pos, f.end)
+			if q >= 0 && i == len(r.frames)-1 {
+				// The top frame's first subdirectory ahead is x's own next
+				// work: giving it away would leave x a few files to visit,
+				// and in a chain of single subdirectories the walk would
+				// change hands at every level. The second may go.
+				q, rec, _ = nextDirRec(lst, next, f.end)
+			}
 		}
-		if q < 0 {
+		if q < 0 && i >= lastCut && lst.big != nil && lst.ended.err == nil &&
+			(f.cutSeg == nil || f.cut == f.end) && f.end-f.pos >= ownedMinRange {
+			// (A read error is reported after the listing's last
+			// record, by the frame that visits it: x's.)
+			mid = f.pos + (f.end-f.pos)/2
+		}
+		if q < 0 && mid < 0 {
 			continue
 		}
 		o.mu.Lock()
@@ -386,21 +440,27 @@ func (x *oworker) offer() {
 		}
 		// A worker waiting with its own Seq suspended needs a task
 		// that comes before it: the head's worker's.
-		i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested || x.seg.Head() })
-		if i < 0 {
+		wi := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested || x.seg.Head() })
+		if wi < 0 {
 			o.mu.Unlock()
 			break
 		}
 		fd, err := r.w.pinWant(&f.n.d, 1) // as a frame entered holds it
 		if err != nil {
+			// Not a deeper frame instead: its part would come before
+			// this frame's, given later (see Order above).
 			o.mu.Unlock()
-			continue
+			break
 		}
 		if hookOwned != nil {
-			hookOwned("give")
+			if q >= 0 {
+				hookOwned("give")
+			} else {
+				hookOwned("range")
+			}
 		}
-		y := o.waiting[i]
-		o.waiting = slices.Delete(o.waiting, i, i+1)
+		y := o.waiting[wi]
+		o.waiting = slices.Delete(o.waiting, wi, wi+1)
 		y.queued = false
 		if len(o.waiting) == 0 {
 			o.want.Store(false)
@@ -409,15 +469,32 @@ func (x *oworker) offer() {
 			o.busy++
 		}
 		f.n.d.refs.Add(1) // the thief's frame
-		tl, ok := popLast(&r.free)
-		if !ok {
-			tl = new(listing)
-		}
-		tl.recs = append(tl.recs[:0], rec...)
-		tl.lastDir = 0
 		seg, cont := o.out.After(x.seg)
-		f.cut, f.cutSeg = q, cont
-		y.task.Store(&task{seg: seg, f: frame{n: f.n, parentFD: -1, lst: tl, fd: fd, opened: true, phase: phaseVisit}})
+		t := &task{seg: seg, f: frame{n: f.n, parentFD: -1, fd: fd, opened: true, phase: phaseVisit}}
+		if q >= 0 {
+			tl, ok := popLast(&r.free)
+			if !ok {
+				tl = new(listing)
+			}
+			tl.recs = append(tl.recs[:0], rec...)
+			tl.lastDir = 0
+			t.f.lst, t.f.end = tl, len(tl.recs)
+			f.cut, f.cutSeg = q, cont
+		} else {
+			// The thief visits [mid, f.end) of the same listing.
+			t.f.lst, t.f.pos, t.f.end = lst, mid, f.end
+			if f.cutSeg == nil {
+				f.cutSeg = cont
+			} else {
+				// Another range of this frame was given before: x's
+				// output goes on after both, in f.cutSeg, and cont,
+				// between the two ranges, stays empty (the thief
+				// ends it).
+				t.tail = cont
+			}
+			f.cut, f.end = mid, mid
+		}
+		y.task.Store(t)
 		o.cond.Broadcast()
 		o.mu.Unlock()
 		x.misses = 0
@@ -427,11 +504,48 @@ func (x *oworker) offer() {
 	x.misses++
 }
 
+// help runs job on a worker waiting for work, if one is, and returns a
+// function that waits until job has run; nil if none is waiting. Only a
+// worker whose own walk is not suspended (nest) is asked: the job is not
+// a part of the walk before its segment.
+func (x *oworker) help(job func()) (wait func()) {
+	o := x.o
+	if !o.want.Load() || x.r.w.stop.Load() {
+		return nil
+	}
+	o.mu.Lock()
+	i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested })
+	if i < 0 {
+		o.mu.Unlock()
+		return nil
+	}
+	if hookOwned != nil {
+		hookOwned("sort")
+	}
+	y := o.waiting[i]
+	o.waiting = slices.Delete(o.waiting, i, i+1)
+	y.queued = false
+	if len(o.waiting) == 0 {
+		o.want.Store(false)
+	}
+	o.busy++
+	var done sync.WaitGroup
+	done.Add(1)
+	y.task.Store(&task{job: func() {
+		defer done.Done()
+		job()
+	}})
+	o.cond.Broadcast()
+	o.mu.Unlock()
+	return done.Wait
+}
+
 // nextDirRec returns the position of the first record of type directory
-// in lst at or after pos, it packed, and the position after it; or -1.
-func nextDirRec(lst *listing, pos int) (q int, rec []byte, next int) {
+// in lst at or after pos and before end, it packed, and the position
+// after it; or -1.
+func nextDirRec(lst *listing, pos, end int) (q int, rec []byte, next int) {
 	if lst.big != nil {
-		for i := pos; i <= lst.lastDir; i++ {
+		for i := pos; i <= lst.lastDir && i < end; i++ {
 			if e := &lst.big.ents[i]; e.typ == TypeDir {
 				de := lst.big.dirent(e)
 				rec := make([]byte, packedHead+packedIno, packedHead+packedIno+len(de.name)+1)
@@ -443,7 +557,7 @@ func nextDirRec(lst *listing, pos int) (q int, rec []byte, next int) {
 		}
 		return -1, nil, 0
 	}
-	for p := pos; p <= lst.lastDir; {
+	for p := pos; p <= lst.lastDir && p < end; {
 		de, _, next := packed(lst.recs, p)
 		if de.typ == TypeDir {
 			return p, lst.recs[p:next], next

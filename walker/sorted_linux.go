@@ -114,6 +114,12 @@ type listing struct {
 	// sorted entries, rather than copied once more (a 100,000-entry
 	// directory took 10% longer packed). kidDirs says which entries have
 	// a node in kids then: those of type directory.
+	//
+	// Lifetime: a big listing may be read by several frames at once,
+	// each visiting its own range of it (owned.offer gives ranges away),
+	// and none writes to it after the read; as no big listing is kept
+	// for reuse (spareOK), it lives until the last of those frames drops
+	// it, and the garbage collector frees it.
 	big     *rawList
 	kidDirs bool
 	kids    []*snode // queued nodes of subdirectories, in the order of their records
@@ -229,6 +235,25 @@ func (l *rawList) dirent(e *sortEnt) dirent {
 	}
 }
 
+// touch loads the first and the last byte of the records of ents[from:to],
+// and returns their sum for the caller to keep: in name order, a big
+// listing's records are all over its read buffers, and the visits, each
+// long, would otherwise meet their records' cache misses one at a time;
+// loaded together, a run of them costs about one.
+func (l *rawList) touch(from, to int) (sum byte) {
+	for i := from; i < to; i++ {
+		e := &l.ents[i]
+		c := l.chunks[e.off>>chunkShift]
+		off := int(e.off & chunkMask)
+		sum += c[off] + c[off+int(direntName)+int(e.nlen)]
+	}
+	return sum
+}
+
+// touchAhead is how many records ahead of the visit, and in how big a
+// run, visit touches a big listing's records.
+const touchAhead = 16
+
 // name returns the name of e.
 func (l *rawList) name(e *sortEnt) []byte {
 	return l.rec(e)[direntName : int(direntName)+int(e.nlen)]
@@ -280,12 +305,16 @@ func (l *rawList) tieLess(a, b *sortEnt) bool {
 }
 
 // sort sets the keys after the common prefix of the names, and puts the
-// entries in byte order of their names: insertion sort for
-// the small directories that are most of a tree, else a merge sort through
-// *tmp (16-byte elements move less with a merge than with the swaps of a
-// quick sort). Names in one directory are distinct: stability does not
-// matter.
-func (l *rawList) sort(tmp *[]sortEnt) {
+// entries in byte order of their names: insertion sort for the small
+// directories that are most of a tree, a merge sort through *tmp for the
+// middling (16-byte elements move less with a merge than with the swaps of
+// a quick sort), and a radix sort of the keys for the big (radixSort).
+// Names in one directory are distinct: stability does not matter.
+//
+// help, if not nil, runs a function on another worker, if one is idle,
+// and returns a function that waits for it to have run (or nil, when no
+// worker is idle): the radix sort of a huge directory is then shared.
+func (l *rawList) sort(tmp *[]sortEnt, help func(job func()) (wait func())) {
 	s := l.ents
 	if len(s) < 2 {
 		return
@@ -299,12 +328,162 @@ func (l *rawList) sort(tmp *[]sortEnt) {
 		l.insertionSort(s)
 		return
 	}
-	if h := (len(s) + 1) / 2; cap(*tmp) < h {
-		*tmp = make([]sortEnt, h)
+	if len(s) >= radixMin {
+		if t := max(radixMin, len(s)/8); cap(*tmp) < t {
+			*tmp = make([]sortEnt, t)
+		}
+		l.radixSort(s, 7, tmp, help)
+	} else {
+		if h := (len(s) + 1) / 2; cap(*tmp) < h {
+			*tmp = make([]sortEnt, h)
+		}
+		l.mergeSort(s, (*tmp)[:cap(*tmp)])
 	}
-	l.mergeSort(s, (*tmp)[:cap(*tmp)])
 	if cap(*tmp) > 1<<15 {
 		*tmp = nil // a huge directory's: not kept
+	}
+}
+
+// radixMin is the fewest entries sort sorts by radix: below, the passes
+// over radixSort's tables of counts cost more than the merge sort's
+// comparisons.
+const radixMin = 4096
+
+// radixSort sorts s, whose keys share their bytes above byte b (0 is the
+// least significant). Its comparisons are none of the merge sort's, half of
+// them mispredicted on names in hash order. A slice that fits in *tmp is
+// sorted by lsdSort; a bigger one is first split in place by byte b
+// (American flag sort), so that the scratch space stays an eighth of the
+// directory's entries, less than the merge sort's half.
+//
+// With help (see sort), the buckets of the first split are sorted by two
+// workers, each its share of them through its half of *tmp.
+func (l *rawList) radixSort(s []sortEnt, b int, tmp *[]sortEnt, help func(func()) func()) {
+	if len(s) <= cap(*tmp) {
+		l.lsdSort(s, (*tmp)[:len(s)], b)
+		l.sortTies(s, tmp)
+		return
+	}
+	var count, next [256]int
+	sh := uint(8 * b)
+	for i := range s {
+		count[byte(s[i].key>>sh)]++
+	}
+	sum := 0
+	for i, n := range count {
+		next[i] = sum
+		sum += n
+	}
+	// Each entry is swapped straight to the next free place of its
+	// bucket; a bucket is done once its free places are filled.
+	end := 0
+	for c := range 256 {
+		end += count[c]
+		for next[c] < end {
+			v := s[next[c]]
+			for t := byte(v.key >> sh); int(t) != c; t = byte(v.key >> sh) {
+				v, s[next[t]] = s[next[t]], v
+				next[t]++
+			}
+			s[next[c]] = v
+			next[c]++
+		}
+	}
+	if help != nil && len(s) >= sortHelpMin {
+		// The buckets up to the one that holds the middle entry are
+		// the first share.
+		c, mid := 0, 0
+		for ; c < 255 && mid+count[c] <= len(s)/2; c++ {
+			mid += count[c]
+		}
+		t := (*tmp)[:cap(*tmp)]
+		h := len(t) / 2
+		mine, theirs := t[:h:h], t[h:]
+		rest := append([]int(nil), count[c:]...) // (count stays on the stack)
+		if wait := help(func() { l.sortBuckets(s[mid:], rest, b, &theirs) }); wait != nil {
+			l.sortBuckets(s[:mid], count[:c], b, &mine)
+			wait()
+			return
+		}
+	}
+	l.sortBuckets(s, count[:], b, tmp)
+}
+
+// sortHelpMin is the fewest entries whose radix sort is shared with an
+// idle worker (radixSort's help): a task handed over costs a wake-up.
+var sortHelpMin = 1 << 15
+
+// sortBuckets sorts each of the buckets of s, split by byte b, whose
+// sizes are in count.
+func (l *rawList) sortBuckets(s []sortEnt, count []int, b int, tmp *[]sortEnt) {
+	start := 0
+	for _, n := range count {
+		if bucket := s[start : start+n]; n < 2 {
+		} else if b == 0 {
+			l.sortTies(bucket, tmp)
+		} else {
+			l.radixSort(bucket, b-1, tmp, nil)
+		}
+		start += n
+	}
+}
+
+// lsdSort sorts s through tmp, as long, by bytes b to 0 of the keys (those
+// above are shared): a least significant digit radix sort, a byte a pass,
+// with the passes skipped where every key has the same byte (in a big
+// directory most names have the same length and suffix: file000001.txt).
+func (l *rawList) lsdSort(s, tmp []sortEnt, b int) {
+	// int32: a listing holds fewer records than maxChunks chunks can,
+	// under 2^31.
+	var count [8][256]int32
+	for i := range s {
+		k := s[i].key
+		for j := range b + 1 {
+			count[j][byte(k>>(8*j))]++
+		}
+	}
+	src, dst := s, tmp
+	for j := range b + 1 {
+		c := &count[j]
+		sh := uint(8 * j)
+		if c[byte(src[0].key>>sh)] == int32(len(src)) {
+			continue
+		}
+		var sum int32
+		for i, n := range c {
+			c[i] = sum
+			sum += n
+		}
+		for i := range src {
+			e := &src[i]
+			t := byte(e.key >> sh)
+			dst[c[t]] = *e
+			c[t]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &s[0] {
+		copy(s, src)
+	}
+}
+
+// sortTies sorts the runs of equal keys in s, sorted by key (names that
+// share eight more bytes), by the rest of their names.
+func (l *rawList) sortTies(s []sortEnt, tmp *[]sortEnt) {
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && s[j].key == s[i].key {
+			j++
+		}
+		if n := j - i; n > 24 {
+			if h := (n + 1) / 2; cap(*tmp) < h {
+				*tmp = make([]sortEnt, h)
+			}
+			l.mergeSort(s[i:j], (*tmp)[:cap(*tmp)])
+		} else if n > 1 {
+			l.insertionSort(s[i:j])
+		}
+		i = j
 	}
 }
 
@@ -333,6 +512,12 @@ func (l *rawList) mergeSort(s, tmp []sortEnt) {
 	m := len(s) / 2
 	l.mergeSort(s[:m], tmp)
 	l.mergeSort(s[m:], tmp)
+	l.merge(s, m, tmp)
+}
+
+// merge merges the sorted s[:m] and s[m:] using tmp (at least m long) as
+// scratch space.
+func (l *rawList) merge(s []sortEnt, m int, tmp []sortEnt) {
 	if !l.less(&s[m], &s[m-1]) {
 		return // already in order (common: names created in order)
 	}
@@ -427,7 +612,12 @@ type frame struct {
 	lst      *listing // once entered
 	fd       int      // n's descriptor, pinned, once entered
 	pos      int      // where the next record of lst.recs to visit is
-	nextKid  int      // the first node of lst.kids neither entered nor killed
+	// end is the position past the last record the frame visits: the
+	// listing's end, or where the rest was given to another worker
+	// (owned.offer).
+	end      int
+	touched  byte // what touch loaded, kept so that its loads are made
+	nextKid  int  // the first node of lst.kids neither entered nor killed
 	phase    uint8
 	opened   bool  // n is pinned (entered)
 	lazy     bool  // n was closed after its read, and is opened if a visit needs it
@@ -435,7 +625,9 @@ type frame struct {
 	failed   error // n was read but could not be pinned again
 	// cutSeg, when set, says that the record at cut was given to
 	// another worker (owned.offer): the walk skips it and goes on in
-	// cutSeg, the Seq that follows the other's.
+	// cutSeg, the Seq that follows the other's. cut == end says that
+	// the records from end on were given away (in one range or
+	// several): the walk goes on in cutSeg once at end.
 	cut    int
 	cutSeg Seq
 }
@@ -770,7 +962,11 @@ func (r *sorter) read(k *sreader, n *snode, drop, ahead bool) (*listing, error) 
 	if lst.ended.refused() {
 		raw.ents = raw.ents[:0]
 	}
-	raw.sort(&k.tmp)
+	var help func(func()) func()
+	if r.own != nil {
+		help = r.own.help
+	}
+	raw.sort(&k.tmp, help)
 	kids := r.prefetch && (w.opt.MaxDepth < 0 || n.d.depth+1 < w.opt.MaxDepth) &&
 		!(w.opt.XDev && n.d.idExact && n.d.id.dev != n.d.rootDev)
 	if len(raw.chunks) > 1 {
@@ -1029,6 +1225,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 	if lst.closed {
 		// Opened again only if a visit needs it (openLazy).
 		f.lst, f.lazy, f.fd = lst, true, dirfdLazy
+		f.end = lst.end()
 		f.phase = phaseVisit
 		s.pb.setDir(&f.n.d)
 		return
@@ -1049,7 +1246,7 @@ func (r *sorter) enter(f *frame, lst *listing, err error) {
 		r.dropListing(lst, 0)
 		return
 	}
-	f.lst = lst
+	f.lst, f.end = lst, lst.end()
 	f.phase = phaseVisit
 	s.pb.setDir(d)
 }
@@ -1061,7 +1258,9 @@ func (r *sorter) visit(k *sreader, f *frame) {
 	s := &r.ew
 	d := &f.n.d
 	lst := f.lst
-	for end := lst.end(); f.pos < end && !w.stop.Load() && !d.lost; {
+	// (f.end is read at every record: offer, called from the visits,
+	// may move it.)
+	for f.pos < f.end && !w.stop.Load() && !d.lost {
 		if f.cutSeg != nil && f.pos == f.cut {
 			r.own.passCut(f)
 			continue
@@ -1071,6 +1270,9 @@ func (r *sorter) visit(k *sreader, f *frame) {
 		if lst.big == nil {
 			de, isKid, f.pos = packed(lst.recs, f.pos) // inlined: the common case
 		} else {
+			if f.pos%touchAhead == 0 {
+				f.touched += lst.big.touch(f.pos+touchAhead, min(f.pos+2*touchAhead, f.end))
+			}
 			de, isKid, f.pos = lst.nextBig(f.pos)
 		}
 		descend, c := s.entry(d, f.fd, &de)

@@ -464,6 +464,13 @@ func TestSortedListing(t *testing.T) {
 		{"shared 20", many("IMG_2024_0101_12345_%05d", 300)},
 		{"all share a name", append(many("samesamesame%d", 40), "samesamesame")},
 		{"short", many("%d", 1000)},
+		// Past radixMin: the radix sort, split in place and by passes,
+		// with passes skipped and runs of equal keys.
+		{"radix shared 8", many("file%06d.txt", 5000)},
+		{"radix shared 20", many("IMG_2024_0101_12345_%05d", 6000)},
+		{"radix same keys", append(append(many("a_samesame%d", 2500), many("b_samesame%d", 2500)...), "a_samesame", "b")},
+		{"radix short", many("%d", 5000)},
+		{"radix big bucket", append(many("aX%05d", 4500), many("b%d", 500)...)},
 	}
 	for _, tc := range tests {
 		for _, chunked := range []bool{false, true} {
@@ -473,8 +480,13 @@ func TestSortedListing(t *testing.T) {
 				lcp := 0
 				for i, name := range tc.names {
 					reclen := (int(direntName) + len(name) + 1 + 7) &^ 7
-					// Chunked: few records a chunk, so many chunks.
-					if len(l.chunks) == 0 || chunked && len(l.chunks[len(l.chunks)-1])+reclen > 256 {
+					// Chunked: few records a chunk, so many chunks;
+					// else as many as a read buffer holds.
+					limit := direntBufSize
+					if chunked {
+						limit = 256
+					}
+					if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+reclen > limit {
 						l.chunks = append(l.chunks, make([]byte, 0, direntBufSize))
 					}
 					ci := len(l.chunks) - 1
@@ -495,7 +507,7 @@ func TestSortedListing(t *testing.T) {
 					l.lcp = lcp
 				}
 				var tmp []sortEnt
-				l.sort(&tmp)
+				l.sort(&tmp, nil)
 				var got []string
 				for i := range l.ents {
 					de := l.dirent(&l.ents[i])
