@@ -35,7 +35,7 @@
 //
 // # The visit step
 //
-// Every scheduler visits through the same steps (walk_linux.go): a
+// Every scheduler visits through the same steps (visit_linux.go): a
 // starting point's visit (visitRoot), a directory's visit before its
 // contents (preVisit), each record's (entry: its type, -L, Exclude,
 // loops under -L, XDev, Prune) and a directory's after its contents
@@ -116,7 +116,7 @@
 // made ordinary calls slow was sysmon taking the P from a goroutine that
 // had not been rescheduled for 10ms whenever it caught it in a call;
 // workers yield every few milliseconds to prevent it. See sys_linux.go
-// and maybeYield in walk_linux.go; the measurements are in bench/NOTES.md.
+// and maybeYield in visit_linux.go; the measurements are in bench/NOTES.md.
 //
 // # Loops
 //

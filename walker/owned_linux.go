@@ -53,9 +53,9 @@ var (
 
 const (
 	// ownedBackoff is how many steps a worker that had nothing to give
-	// waits before it looks again: with 64 the workers waited 10 times
-	// as long for work (360 against 20 ms in all, on 1,000,000 entries).
-	// It doubles while there is still nothing to give, up to
+	// waits before it looks again: short, or the workers waiting for
+	// work wait long (bench/NOTES.md). It doubles while there is still
+	// nothing to give, up to
 	// ownedMaxBackoff: a look goes through every frame, and in a chain
 	// of 2,000 directories there is never anything.
 	ownedBackoff    = 8
@@ -217,13 +217,10 @@ func (o *owned) nextTask(x *oworker) *task {
 
 // sleep waits, o.mu held, for a task for x, for seg to be the head (if
 // not nil), or for the walk to be over. It spins a while first: a
-// goroutine woken from a futex took ~100µs to run again on the
-// development VM (-s went from 1.18x to 1.14x the unsorted walk's time),
-// and its core is idle anyway (no more workers than Ps). It spins with
-// sched_yield, not runtime.Gosched: when other processes leave fewer
-// CPUs than Ps, the spinning thread lets the working ones run (with a
-// CPU hog beside it, -s took 1.32x the unsorted walk's time spinning on
-// Gosched, 1.16x-1.30x on sched_yield, 1.19x-1.23x not spinning).
+// goroutine woken from a futex takes long to run again, and its core is
+// idle anyway (no more workers than Ps). It spins with sched_yield, not
+// runtime.Gosched: when other processes leave fewer CPUs than Ps, the
+// spinning thread lets the working ones run (bench/NOTES.md).
 func (o *owned) sleep(x *oworker, seg Seq) {
 	ready := func() bool {
 		return x.task.Load() != nil || seg != nil && seg.Head() || o.over.Load()

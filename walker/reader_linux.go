@@ -28,7 +28,7 @@ import (
 // a chunk at a time in readdir order (the parallel walk), gnulib fts's
 // batches of up to 100,000 records, in inode order when a batch is big
 // (the serial walk, serial_linux.go), or the whole directory by name
-// (the sorted walk, sorted_linux.go).
+// (the sorted walk, sorted_linux.go; the sort is in listing_linux.go).
 
 // dirRead is one pass over an open directory, a getdents64 chunk at a
 // time.

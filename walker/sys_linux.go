@@ -15,7 +15,7 @@ import (
 // system call can lose its P to sysmon, which hands it to another thread:
 // soon after the call starts when no P is idle, or at once when the
 // goroutine has not been rescheduled for 10ms (see maybeYield in
-// walk_linux.go). RawSyscall avoids both, but holds its P for the whole
+// visit_linux.go). RawSyscall avoids both, but holds its P for the whole
 // call and makes a garbage collection's stop-the-world wait for the call
 // to return: on NFS, FUSE, an automount point or a dying disk a call can
 // block for seconds, and the whole program would freeze with it.

@@ -239,7 +239,7 @@ var loopCases = []hardCase{
 	{args: "-L loops/dot -maxdepth 1"},
 	// A link to the parent of the starting point: its child d1 is the
 	// starting point again. gfind used to descend into it and report the
-	// loop one level further down (fixed: closesLoop in walk_linux.go).
+	// loop one level further down (fixed: closesLoop in walker/visit_linux.go).
 	{args: "-L loops/d1"}, // a loop back to the starting point below a followed link
 	{args: "-L loops -type l"},
 	{args: "-L loops -depth"},
