@@ -14,7 +14,9 @@
 #              src-sort src-sort-size wide-sort
 #
 # Environment: GFIND=path uses that binary instead of building ./cmd/gfind (GFIND=/usr/bin/find
-# proves the harness while gfind does not build yet); FIND, BFS, FD override the other tools;
+# proves the harness while gfind does not build yet); GFIND_BASE=path adds that gfind binary,
+# with the same arguments, as the "baseline" row timed in the same rounds (a before/after
+# comparison; with unsorted-baseline beside it in the *-sort workloads); FIND, BFS, FD override the other tools;
 # GO picks the go command. Results: a table per workload on stdout, and the same tables as
 # Markdown in bench/out/results-DATE.md. See bench/README.md for how to read them.
 set -euo pipefail
@@ -114,8 +116,11 @@ BFS_HAS_J=0
 [[ -z $BFS ]] || ! "$BFS" -j1 / -maxdepth 0 >/dev/null 2>&1 || BFS_HAS_J=1
 
 # plain: gfind without -s, timed beside gfind -s in the *-sort* workloads only (the cost of sorting)
-tools=(find gfind bfs fd floor plain)
-declare -A label=([find]="GNU find" [gfind]=gfind [bfs]=bfs [fd]=fd [floor]=floor [plain]=unsorted)
+if [[ -n ${GFIND_BASE:-} ]]; then
+  GFIND_BASE=$(command -v "$GFIND_BASE") || die "GFIND_BASE=$GFIND_BASE is not a command"
+fi
+tools=(find gfind bfs fd floor plain base baseplain)
+declare -A label=([find]="GNU find" [gfind]=gfind [bfs]=bfs [fd]=fd [floor]=floor [plain]=unsorted [base]=baseline [baseplain]="baseline unsorted")
 version() {
   case $1 in
     find) "$FIND" --version | sed -n 1p ;;
@@ -124,6 +129,8 @@ version() {
     fd) [[ -n $FD ]] && "$FD" --version | sed -n 1p || echo "not installed" ;;
     floor) echo "bench/limit.c (cc -O2 -pthread), $(nproc) threads unless -j 1" ;;
     plain) echo "the gfind above without -s, in src-sort, src-sort-size and wide-sort only" ;;
+    base) [[ -n ${GFIND_BASE:-} ]] && echo "$GFIND_BASE (from GFIND_BASE), with gfind's arguments" || echo "not set (GFIND_BASE)" ;;
+    baseplain) echo "the baseline without -s, in the *-sort workloads only" ;;
   esac
 }
 
@@ -172,6 +179,13 @@ expected() { # WORKLOAD: the path count the tree's .counts file promises, if it 
 tool_cmd() {
   local tool=$1 w=$2 T=$TREES/${2%%-*}
   CMD=() SKIP=
+  if [[ $tool == base || $tool == baseplain ]]; then
+    [[ -n ${GFIND_BASE:-} ]] || return 1 # no note: it exists only for a before/after run
+    local as=gfind
+    [[ $tool == base ]] || as=plain
+    GFIND=$GFIND_BASE tool_cmd "$as" "$w"
+    return
+  fi
   if [[ $tool == plain ]]; then
     [[ $w == *-sort* ]] || return 1 # no note: it exists only to measure -s
     CMD=("$GFIND" "$T")
@@ -421,7 +435,7 @@ for w in "${workloads[@]}"; do
     printf '|'; printf ' %s |' "${hdr[@]}"; echo
     printf '|---'; printf '|--:%.0s' "${hdr[@]:1}"; echo '|'
   } >>"$md"
-  printf '%-9s %11s %11s %7s %8s %10s %10s' "${hdr[@]:0:7}"
+  printf '%-17s %11s %11s %7s %8s %10s %10s' "${hdr[@]:0:7}"
   ((!STRACE)) || printf ' %9s %10s' "${hdr[@]:7}"
   echo
   for a in "${active[@]}"; do
@@ -429,7 +443,7 @@ for w in "${workloads[@]}"; do
     row=("${label[$t]}" "$(ms "${med[$t]}")" "$(ms "${mn[$t]}")" "$(ratio "${med[$t]}" "${med[find]}")"
       "$(ratio "${med[$t]}" "$fl")" "$(ms "${cpu[$t]}")" "$(mib "${rss[$t]}")")
     ((!STRACE)) || row+=("${sc_total[$t]:--}" "${sc_stat[$t]:--}")
-    printf '%-9s %11s %11s %7s %8s %10s %10s' "${row[@]:0:7}"
+    printf '%-17s %11s %11s %7s %8s %10s %10s' "${row[@]:0:7}"
     ((!STRACE)) || printf ' %9s %10s' "${row[@]:7}"
     echo
     { printf '|'; printf ' %s |' "${row[@]}"; echo; } >>"$md"
