@@ -50,6 +50,13 @@ type pool struct {
 	// no goroutine and no thread beyond the caller's.
 	started atomic.Bool
 	helpers sync.WaitGroup
+
+	// The shared free lists: items flow from the worker that makes them
+	// to the one that drops them last, chunk buffers from a directory's
+	// reader to the workers that visit its chunks.
+	spareMu    sync.Mutex
+	spareDirs  []*dir
+	spareParts [][]byte
 }
 
 type worker struct {
@@ -67,8 +74,7 @@ type worker struct {
 	names []byte  // arena for the items' names
 	held  *dir    // the path buffer's directory, referenced (holdPath)
 
-	spareDirs  []*dir   // free list of items (allocDir, unref)
-	spareParts [][]byte // free list of chunk buffers (splitChunk)
+	spareDirs []*dir // free list of items (allocDir, unref), spilling to the pool's
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
@@ -489,18 +495,50 @@ func (k *worker) newChild(d *dir, name []byte, c child, follow bool) *dir {
 // too few references only leaves an item to the collector; only
 // dropping too many would be wrong.
 
-// maxSpareDirs bounds a worker's free list of items: a LIFO walk frees
-// about as many as it makes, so a short list serves it.
-const maxSpareDirs = 256
+// Free list bounds: a worker's list of items spills spareBatch items to
+// the pool's when it holds 2*spareBatch, and takes spareBatch back when
+// empty, so that the lock is taken once per many items; the pool's
+// lists are bounded too.
+const (
+	spareBatch    = 64
+	maxSharedDirs = 1024
+	maxSpareParts = 16
+)
 
 // allocDir returns a cleared item.
 func (k *worker) allocDir() *dir {
+	if len(k.spareDirs) == 0 {
+		p := k.p
+		p.spareMu.Lock()
+		i := max(0, len(p.spareDirs)-spareBatch)
+		k.spareDirs = append(k.spareDirs, p.spareDirs[i:]...)
+		clear(p.spareDirs[i:])
+		p.spareDirs = p.spareDirs[:i]
+		p.spareMu.Unlock()
+	}
 	x, ok := popLast(&k.spareDirs)
 	if !ok {
 		x = new(dir)
 	}
 	x.fd = -1
 	return x
+}
+
+// freeDir keeps x, reset, for reuse.
+func (k *worker) freeDir(x *dir) {
+	k.spareDirs = append(k.spareDirs, x)
+	if len(k.spareDirs) < 2*spareBatch {
+		return
+	}
+	p := k.p
+	i := len(k.spareDirs) - spareBatch
+	p.spareMu.Lock()
+	for _, y := range k.spareDirs[i:] {
+		pushSpare(&p.spareDirs, y, maxSharedDirs)
+	}
+	p.spareMu.Unlock()
+	clear(k.spareDirs[i:])
+	k.spareDirs = k.spareDirs[:i]
 }
 
 // unref drops one reference to d, recycling it (and, in turn, ancestors
@@ -513,7 +551,7 @@ func (k *worker) unref(d *dir) {
 			k.w.fds.open.Add(-1)
 		}
 		*d = dir{}
-		pushSpare(&k.spareDirs, d, maxSpareDirs)
+		k.freeDir(d)
 		d = p
 	}
 }
@@ -543,13 +581,12 @@ func (k *worker) holdPath() {
 // getdents buffer of short names is about a thousand records.
 const splitMinBytes = direntBufSize / 2
 
-// maxSpareParts bounds a worker's free list of chunk buffers.
-const maxSpareParts = 8
-
 // splitChunk pushes a copy of buf, a chunk of d's records, as an item.
 func (k *worker) splitChunk(d *dir, buf []byte) {
 	p := k.p
-	b, ok := popLast(&k.spareParts)
+	p.spareMu.Lock()
+	b, ok := popLast(&p.spareParts)
+	p.spareMu.Unlock()
 	if !ok {
 		b = make([]byte, 0, direntBufSize)
 	}
@@ -595,7 +632,9 @@ func (k *worker) processChunk(x *dir) {
 		}
 	}
 	x.chunk = nil
-	pushSpare(&k.spareParts, b, maxSpareParts)
+	k.p.spareMu.Lock()
+	pushSpare(&k.p.spareParts, b, maxSpareParts)
+	k.p.spareMu.Unlock()
 	w.release(d)
 	if w.opt.PostOrder && d.unfinished.Add(-1) == 0 {
 		k.complete(d, true)

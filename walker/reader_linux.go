@@ -198,11 +198,7 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 			// (a store-forwarding stall per record).
 			i := len(raw.ents)
 			if i == cap(raw.ents) {
-				// By hand, not with slices.Grow, whose temporary slice
-				// of the growth's size slows a huge directory down.
-				ents := make([]sortEnt, i, max(256, 2*i))
-				copy(ents, raw.ents)
-				raw.ents = ents
+				raw.grow(rd)
 			}
 			raw.ents = raw.ents[:i+1]
 			e := &raw.ents[i]
@@ -224,6 +220,39 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 	}
 	return b, false
 }
+
+// grow makes room for more entries in raw.ents, a directory of rd's
+// being collected. Past the first few hundred, the directory's size
+// (st_size: ext4 and tmpfs count its records' bytes) gives a guess of
+// how many entries it holds, so that a huge directory's entries are
+// allocated once, not doubled a dozen times: each doubling leaves the
+// last array as garbage, resident until collected. A guess too big
+// costs address space, not memory, as the array's pages past the
+// entries are never written; one too small falls back to doubling.
+//
+// By hand, not with slices.Grow, whose temporary slice of the growth's
+// size slows a huge directory down.
+func (raw *rawList) grow(rd *dirRead) {
+	i := len(raw.ents)
+	n := max(256, 2*i)
+	if i == 256 {
+		var st unix.Stat_t
+		if fstat(rd.fd, &st) == nil && st.Size > 0 {
+			n = max(n, int(min(st.Size/direntGuessBytes, maxEntsGuess)))
+		}
+	}
+	ents := make([]sortEnt, i, n)
+	copy(ents, raw.ents)
+	raw.ents = ents
+}
+
+// The guess of a directory's entries from its size: a record is rarely
+// shorter than direntGuessBytes in the directory's blocks, and the
+// guess is bounded.
+const (
+	direntGuessBytes = 24
+	maxEntsGuess     = 1 << 24
+)
 
 // recycle gives raw's read buffers back to bufs and empties raw, whose
 // entries' space is kept unless a huge directory grew it.
