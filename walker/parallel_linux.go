@@ -50,13 +50,17 @@ type pool struct {
 	// no goroutine and no thread beyond the caller's.
 	started atomic.Bool
 	helpers sync.WaitGroup
+}
 
-	// The shared free lists: items flow from the worker that makes them
-	// to the one that drops them last, chunk buffers from a directory's
-	// reader to the workers that visit its chunks.
-	spareMu    sync.Mutex
-	spareDirs  []*dir
-	spareParts [][]byte
+// shared holds the free lists the workers share: items flow from the
+// worker that makes them to the one that drops them last, chunk buffers
+// from a directory's reader to the workers that visit its chunks. It
+// outlives a walk, so that the next walk in the process (a library's
+// caller, a benchmark) starts with what the last one left.
+var shared struct {
+	mu    sync.Mutex
+	dirs  []*dir
+	parts [][]byte
 }
 
 type worker struct {
@@ -105,6 +109,9 @@ func runParallel(w *walk, roots *rootSource, n int) {
 	// started by the first push with work to share.
 	p.workers[0].run()
 	p.helpers.Wait()
+	for _, k := range p.workers {
+		k.spill(0)
+	}
 }
 
 // startHelpers starts the workers other than the first, unless they
@@ -508,13 +515,12 @@ const (
 // allocDir returns a cleared item.
 func (k *worker) allocDir() *dir {
 	if len(k.spareDirs) == 0 {
-		p := k.p
-		p.spareMu.Lock()
-		i := max(0, len(p.spareDirs)-spareBatch)
-		k.spareDirs = append(k.spareDirs, p.spareDirs[i:]...)
-		clear(p.spareDirs[i:])
-		p.spareDirs = p.spareDirs[:i]
-		p.spareMu.Unlock()
+		shared.mu.Lock()
+		i := max(0, len(shared.dirs)-spareBatch)
+		k.spareDirs = append(k.spareDirs, shared.dirs[i:]...)
+		clear(shared.dirs[i:])
+		shared.dirs = shared.dirs[:i]
+		shared.mu.Unlock()
 	}
 	x, ok := popLast(&k.spareDirs)
 	if !ok {
@@ -527,18 +533,20 @@ func (k *worker) allocDir() *dir {
 // freeDir keeps x, reset, for reuse.
 func (k *worker) freeDir(x *dir) {
 	k.spareDirs = append(k.spareDirs, x)
-	if len(k.spareDirs) < 2*spareBatch {
-		return
+	if len(k.spareDirs) >= 2*spareBatch {
+		k.spill(spareBatch)
 	}
-	p := k.p
-	i := len(k.spareDirs) - spareBatch
-	p.spareMu.Lock()
-	for _, y := range k.spareDirs[i:] {
-		pushSpare(&p.spareDirs, y, maxSharedDirs)
+}
+
+// spill moves k's spare items past the first keep to the shared list.
+func (k *worker) spill(keep int) {
+	shared.mu.Lock()
+	for _, y := range k.spareDirs[keep:] {
+		pushSpare(&shared.dirs, y, maxSharedDirs)
 	}
-	p.spareMu.Unlock()
-	clear(k.spareDirs[i:])
-	k.spareDirs = k.spareDirs[:i]
+	shared.mu.Unlock()
+	clear(k.spareDirs[keep:])
+	k.spareDirs = k.spareDirs[:keep]
 }
 
 // unref drops one reference to d, recycling it (and, in turn, ancestors
@@ -584,9 +592,9 @@ const splitMinBytes = direntBufSize / 2
 // splitChunk pushes a copy of buf, a chunk of d's records, as an item.
 func (k *worker) splitChunk(d *dir, buf []byte) {
 	p := k.p
-	p.spareMu.Lock()
-	b, ok := popLast(&p.spareParts)
-	p.spareMu.Unlock()
+	shared.mu.Lock()
+	b, ok := popLast(&shared.parts)
+	shared.mu.Unlock()
 	if !ok {
 		b = make([]byte, 0, direntBufSize)
 	}
@@ -632,9 +640,9 @@ func (k *worker) processChunk(x *dir) {
 		}
 	}
 	x.chunk = nil
-	k.p.spareMu.Lock()
-	pushSpare(&k.p.spareParts, b, maxSpareParts)
-	k.p.spareMu.Unlock()
+	shared.mu.Lock()
+	pushSpare(&shared.parts, b, maxSpareParts)
+	shared.mu.Unlock()
 	w.release(d)
 	if w.opt.PostOrder && d.unfinished.Add(-1) == 0 {
 		k.complete(d, true)
