@@ -507,8 +507,8 @@ func (k *worker) newChild(d *dir, name []byte, c child, follow bool) *dir {
 // empty, so that the lock is taken once per many items; the pool's
 // lists are bounded too.
 const (
-	spareBatch    = 64
-	maxSharedDirs = 1024
+	spareBatch    = 32
+	maxSharedDirs = 128
 	maxSpareParts = 16
 )
 
