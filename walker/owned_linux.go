@@ -324,12 +324,7 @@ func (o *owned) nestedTask(x *oworker, seg Seq) *task {
 		}
 		if seg.Head() {
 			if x.queued {
-				i := slices.Index(o.waiting, x)
-				o.waiting = slices.Delete(o.waiting, i, i+1)
-				x.queued = false
-				if len(o.waiting) == 0 {
-					o.want.Store(false)
-				}
+				o.unwaitLocked(slices.Index(o.waiting, x))
 			}
 			return nil
 		}
@@ -340,6 +335,18 @@ func (o *owned) nestedTask(x *oworker, seg Seq) *task {
 		}
 		o.sleep(x, seg)
 	}
+}
+
+// unwaitLocked takes the worker at o.waiting[i] off the list of workers
+// waiting for a task, and returns it. o.mu is held.
+func (o *owned) unwaitLocked(i int) *oworker {
+	y := o.waiting[i]
+	o.waiting = slices.Delete(o.waiting, i, i+1)
+	y.queued = false
+	if len(o.waiting) == 0 {
+		o.want.Store(false)
+	}
+	return y
 }
 
 // wait waits until x's Seq is the head: it has captured as much output
@@ -456,12 +463,7 @@ func (x *oworker) offer() {
 				hookOwned("range")
 			}
 		}
-		y := o.waiting[wi]
-		o.waiting = slices.Delete(o.waiting, wi, wi+1)
-		y.queued = false
-		if len(o.waiting) == 0 {
-			o.want.Store(false)
-		}
+		y := o.unwaitLocked(wi)
 		if !y.nested {
 			o.busy++
 		}
@@ -519,12 +521,7 @@ func (x *oworker) help(job func()) (wait func()) {
 	if hookOwned != nil {
 		hookOwned("sort")
 	}
-	y := o.waiting[i]
-	o.waiting = slices.Delete(o.waiting, i, i+1)
-	y.queued = false
-	if len(o.waiting) == 0 {
-		o.want.Store(false)
-	}
+	y := o.unwaitLocked(i)
 	o.busy++
 	var done sync.WaitGroup
 	done.Add(1)
