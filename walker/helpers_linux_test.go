@@ -15,7 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// record is what a test keeps of one visit.
+// record is what a test keeps of one visit (the engine matrix gets
+// them from child processes gob-encoded).
 type record struct {
 	Path      string
 	Type      Type

@@ -57,26 +57,6 @@ import (
 // worker, and the owned walk's output must be a prefix of the walk up to
 // it (captured output not yet written when the walk stops is dropped).
 
-// mrec is what the matrix keeps of one visit.
-type mrec struct {
-	Path  string // relative to the case's base directory
-	Depth int
-	Type  Type
-	Post  bool
-	Err   string // "" for a visit, else the error's kind (errKind)
-}
-
-func (r mrec) String() string {
-	s := fmt.Sprintf("%q depth=%d type=%d", r.Path, r.Depth, r.Type)
-	if r.Post {
-		s += " post"
-	}
-	if r.Err != "" {
-		s += " err=" + r.Err
-	}
-	return s
-}
-
 // errKind names an error Entry's error: the operation and errno name,
 // a loop and its ancestor, or a changed directory.
 func errKind(err error, base string) string {
@@ -122,7 +102,7 @@ type matrixRun struct {
 
 // matrixResult is what a run saw.
 type matrixResult struct {
-	Recs []mrec // in the order the visits were made
+	Recs []record // in the order the visits were made
 	// Order (owned runs) is the order of the output: indexes in Recs,
 	// one per visit whose captured output was written.
 	Order []int
@@ -163,7 +143,7 @@ func walkMatrix(tb testing.TB, run matrixRun) (matrixResult, error) {
 			badWorks.Add(1)
 			return Stop
 		}
-		r := mrec{Path: strings.TrimPrefix(string(e.Path), run.Base+"/"), Depth: e.Depth, Type: e.Type, Post: e.PostOrder}
+		r := record{Path: strings.TrimPrefix(string(e.Path), run.Base+"/"), Depth: e.Depth, Type: e.Type, PostOrder: e.PostOrder}
 		if e.Err != nil {
 			r.Err = errKind(e.Err, run.Base)
 		}
@@ -257,13 +237,13 @@ type matrixCase struct {
 	// the serial walk made with base's changes to the run: model
 	// filters that walk's records.
 	base  func(*matrixRun)
-	model func(base []mrec) []mrec
+	model func(base []record) []record
 	// same says that the option must change nothing: model is the
 	// identity.
 	same bool
 	// check, when set, states what the expected records must hold (so
 	// that the case tests what it says).
-	check func(want []mrec) error
+	check func(want []record) error
 	// tree builds the case's own tree (a new one for each run: the walk
 	// changes it) and returns its base directory and the hook to
 	// install for the walk; nil: the shared tree.
@@ -297,9 +277,9 @@ func matrixTree(t *testing.T) string {
 // Models of the options that take visits away.
 
 // dropBelow drops what lies below the directories dirs.
-func dropBelow(dirs ...string) func([]mrec) []mrec {
-	return func(rs []mrec) []mrec {
-		return slices.DeleteFunc(slices.Clone(rs), func(r mrec) bool {
+func dropBelow(dirs ...string) func([]record) []record {
+	return func(rs []record) []record {
+		return slices.DeleteFunc(slices.Clone(rs), func(r record) bool {
 			return slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(r.Path, d+"/") })
 		})
 	}
@@ -307,9 +287,9 @@ func dropBelow(dirs ...string) func([]mrec) []mrec {
 
 // depthModel keeps what MinDepth and MaxDepth let be visited: nothing
 // deeper than max, and no visit (but every error) shallower than min.
-func depthModel(min, max int) func([]mrec) []mrec {
-	return func(rs []mrec) []mrec {
-		return slices.DeleteFunc(slices.Clone(rs), func(r mrec) bool {
+func depthModel(min, max int) func([]record) []record {
+	return func(rs []record) []record {
+		return slices.DeleteFunc(slices.Clone(rs), func(r record) bool {
 			return max >= 0 && r.Depth > max || r.Err == "" && r.Depth < min
 		})
 	}
@@ -318,19 +298,19 @@ func depthModel(min, max int) func([]mrec) []mrec {
 // vanishModel is IgnoreReaddirRace: no "open ENOENT" error; a directory
 // that vanished keeps its post-order visit, as under GNU find (fts
 // returns it as FTS_DP after the failed open).
-func vanishModel(rs []mrec) []mrec {
+func vanishModel(rs []record) []record {
 	gone := map[string]bool{}
 	for _, r := range rs {
 		if r.Err == "open ENOENT" {
 			gone[r.Path] = true
 		}
 	}
-	return slices.DeleteFunc(slices.Clone(rs), func(r mrec) bool { return gone[r.Path] && r.Err != "" })
+	return slices.DeleteFunc(slices.Clone(rs), func(r record) bool { return gone[r.Path] && r.Err != "" })
 }
 
 // prefixTo returns rs up to the (non-error) visit of path, included.
-func prefixTo(rs []mrec, path string) []mrec {
-	i := slices.IndexFunc(rs, func(r mrec) bool { return r.Path == path && r.Err == "" })
+func prefixTo(rs []record, path string) []record {
+	i := slices.IndexFunc(rs, func(r record) bool { return r.Path == path && r.Err == "" })
 	if i < 0 {
 		return rs
 	}
@@ -342,16 +322,16 @@ func prefixTo(rs []mrec, path string) []mrec {
 // byte order of their names; a directory's post-order visit, and an
 // error about a directory, after its contents. The sort is stable: the
 // serial walk's order of records of one path is kept.
-func nameOrder(rs []mrec, roots []string) []mrec {
+func nameOrder(rs []record, roots []string) []record {
 	type keyed struct {
-		r     mrec
+		r     record
 		root  int
 		names []string // below the root
 		last  bool     // after the records below it
 	}
 	ks := make([]keyed, len(rs))
 	for i, r := range rs {
-		k := keyed{r: r, root: len(roots), names: []string{r.Path}, last: r.Post || r.Err != ""}
+		k := keyed{r: r, root: len(roots), names: []string{r.Path}, last: r.PostOrder || r.Err != ""}
 		for j, root := range roots {
 			if r.Path == root {
 				k.root, k.names = j, nil
@@ -381,7 +361,7 @@ func nameOrder(rs []mrec, roots []string) []mrec {
 		}
 		return -1
 	})
-	out := make([]mrec, len(ks))
+	out := make([]record, len(ks))
 	for i, k := range ks {
 		out[i] = k.r
 	}
@@ -391,12 +371,12 @@ func nameOrder(rs []mrec, roots []string) []mrec {
 // diffRecs reports the differences between want and got, compared in
 // order or, if asSet, sorted. Records are formatted only when they
 // differ: the deep paths are long.
-func diffRecs(t *testing.T, what string, want, got []mrec, asSet bool) {
+func diffRecs(t *testing.T, what string, want, got []record, asSet bool) {
 	t.Helper()
 	if asSet {
-		cmpRec := func(a, b mrec) int {
+		cmpRec := func(a, b record) int {
 			return cmp.Or(strings.Compare(a.Path, b.Path), a.Depth-b.Depth, int(a.Type)-int(b.Type),
-				boolInt(a.Post)-boolInt(b.Post), strings.Compare(a.Err, b.Err))
+				boolInt(a.PostOrder)-boolInt(b.PostOrder), strings.Compare(a.Err, b.Err))
 		}
 		want, got = slices.Clone(want), slices.Clone(got)
 		slices.SortFunc(want, cmpRec)
@@ -407,7 +387,7 @@ func diffRecs(t *testing.T, what string, want, got []mrec, asSet bool) {
 	}
 }
 
-func recStrings(rs []mrec) []string {
+func recStrings(rs []record) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.String()
@@ -417,8 +397,8 @@ func recStrings(rs []mrec) []string {
 
 // subsetOf reports the first record of rs that is not in want, counting
 // duplicates.
-func subsetOf(rs, want []mrec) (mrec, bool) {
-	n := map[mrec]int{}
+func subsetOf(rs, want []record) (record, bool) {
+	n := map[record]int{}
 	for _, r := range want {
 		n[r]++
 	}
@@ -427,7 +407,7 @@ func subsetOf(rs, want []mrec) (mrec, bool) {
 			return r, false
 		}
 	}
-	return mrec{}, true
+	return record{}, true
 }
 
 // matrixCases lists the options, each through every row.
@@ -440,32 +420,32 @@ func matrixCases() []matrixCase {
 	noXDev := func(r *matrixRun) { r.Opt.XDev = false }
 	noIgnore := func(r *matrixRun) { r.Opt.IgnoreReaddirRace = false }
 	unchanged := func(r *matrixRun) {}
-	identity := func(rs []mrec) []mrec { return rs }
+	identity := func(rs []record) []record { return rs }
 	xdevSetup := `mount -t tmpfs none "$1/fan/a01" && mkdir -p "$1/fan/a01/in/deeper" && : >"$1/fan/a01/in/f" &&
 		mount -t tmpfs none "$1/basic/empty" && mkdir "$1/basic/empty/m"`
 	bindSetup := `mount --bind "$1/fan" "$1/fan/a02/b01"`
 	// below says that nothing under dir is expected, and dir is.
-	below := func(dir string) func([]mrec) error {
-		return func(want []mrec) error {
-			if !slices.ContainsFunc(want, func(r mrec) bool { return r.Path == dir }) {
+	below := func(dir string) func([]record) error {
+		return func(want []record) error {
+			if !slices.ContainsFunc(want, func(r record) bool { return r.Path == dir }) {
 				return fmt.Errorf("%s not visited", dir)
 			}
-			if i := slices.IndexFunc(want, func(r mrec) bool { return strings.HasPrefix(r.Path, dir+"/") }); i >= 0 {
+			if i := slices.IndexFunc(want, func(r record) bool { return strings.HasPrefix(r.Path, dir+"/") }); i >= 0 {
 				return fmt.Errorf("%v visited", want[i])
 			}
 			return nil
 		}
 	}
-	hasErr := func(path, kind string) func([]mrec) error {
-		return func(want []mrec) error {
-			if !slices.ContainsFunc(want, func(r mrec) bool { return r.Path == path && r.Err == kind }) {
+	hasErr := func(path, kind string) func([]record) error {
+		return func(want []record) error {
+			if !slices.ContainsFunc(want, func(r record) bool { return r.Path == path && r.Err == kind }) {
 				return fmt.Errorf("no %q error for %s", kind, path)
 			}
 			return below(path)(want)
 		}
 	}
-	noErr := func(want []mrec) error {
-		if i := slices.IndexFunc(want, func(r mrec) bool { return r.Err != "" }); i >= 0 {
+	noErr := func(want []record) error {
+		if i := slices.IndexFunc(want, func(r record) bool { return r.Err != "" }); i >= 0 {
 			return fmt.Errorf("%v", want[i])
 		}
 		return nil
@@ -545,7 +525,7 @@ func matrixCases() []matrixCase {
 		{name: "prune", opt: all, prune: pruned, base: noPrune, model: dropBelow(pruned...)},
 		{name: "prune-follow", opt: with(func(o *Options) { o.Follow = FollowAll }), prune: pruned, base: noPrune, model: dropBelow(pruned...)},
 		{name: "prune-mindepth3", opt: with(func(o *Options) { o.MinDepth = 3 }), prune: []string{"fan/a03/b01/c"},
-			base: func(r *matrixRun) { r.Prune = nil; r.Opt.MinDepth = 0 }, model: func(rs []mrec) []mrec {
+			base: func(r *matrixRun) { r.Prune = nil; r.Opt.MinDepth = 0 }, model: func(rs []record) []record {
 				// A directory not visited (above MinDepth) is not
 				// pruned: only c, at depth 3, is.
 				return depthModel(3, -1)(dropBelow("fan/a03/b01/c")(rs))
@@ -749,10 +729,10 @@ func (c *matrixCase) child(t *testing.T, runs []matrixRun, nofile uint64) []matr
 
 // checkRow compares what row gave with want, in the way the row's
 // scheduler promises.
-func (c *matrixCase) checkRow(t *testing.T, row matrixRow, roots []string, res matrixResult, want []mrec) {
+func (c *matrixCase) checkRow(t *testing.T, row matrixRow, roots []string, res matrixResult, want []record) {
 	got := res.Recs
 	if row.engine == "owned" {
-		got = make([]mrec, len(res.Order))
+		got = make([]record, len(res.Order))
 		for i, j := range res.Order {
 			got[i] = res.Recs[j]
 		}
@@ -792,7 +772,7 @@ func (c *matrixCase) checkRow(t *testing.T, row matrixRow, roots []string, res m
 	if r, ok := subsetOf(res.Recs, want); !ok {
 		t.Errorf("visited %v, which the walk does not visit (or not so often)", r)
 	}
-	if !slices.ContainsFunc(res.Recs, func(r mrec) bool { return r.Path == c.stopAt && r.Err == "" }) {
+	if !slices.ContainsFunc(res.Recs, func(r record) bool { return r.Path == c.stopAt && r.Err == "" }) {
 		t.Errorf("%s, whose visit returns Stop, not visited", c.stopAt)
 	}
 	if res.After >= row.workers {
