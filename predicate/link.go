@@ -3,6 +3,7 @@ package predicate
 import (
 	"errors"
 
+	"github.com/gfind/gfind/internal/fnmatch"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,7 @@ var linkShare = typeProb[walker.TypeSymlink]
 // or through a non-directory) is a link.
 type lnameNode struct {
 	op, pat string
-	g       *glob
+	g       *fnmatch.Pattern
 }
 
 func (n *lnameNode) Eval(e *walker.Entry, s *State) bool {
@@ -40,7 +41,7 @@ func (n *lnameNode) Eval(e *walker.Entry, s *State) bool {
 		s.Diag.FileError(e.Path, err)
 		return false
 	}
-	return n.g.match(target)
+	return n.g.Match(target)
 }
 
 func (n *lnameNode) Facts() Facts {
@@ -57,7 +58,7 @@ func parseLname(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	p.push(&lnameNode{op: op, pat: pat, g: compileGlob(pat, op == "-ilname")})
+	p.push(&lnameNode{op: op, pat: pat, g: fnmatch.Compile(pat, op == "-ilname")})
 	return nil
 }
 

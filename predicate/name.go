@@ -3,20 +3,21 @@ package predicate
 import (
 	"strings"
 
+	"github.com/gfind/gfind/internal/fnmatch"
 	"github.com/gfind/gfind/walker"
 )
 
 // nameNode is -name PATTERN and -iname PATTERN: fnmatch on the base name.
 type nameNode struct {
 	op, pat string
-	g       *glob
+	g       *fnmatch.Pattern
 }
 
 func (n *nameNode) Eval(e *walker.Entry, _ *State) bool {
 	if e.Depth == 0 {
-		return n.g.match(rootBase(e.Path))
+		return n.g.Match(rootBase(e.Path))
 	}
-	return n.g.match(e.Path[e.NameOff:])
+	return n.g.Match(e.Path[e.NameOff:])
 }
 
 func (n *nameNode) Facts() Facts {
@@ -47,10 +48,10 @@ func rootBase(p []byte) []byte {
 // path as printed, where '*' also matches '/'.
 type pathNode struct {
 	op, pat string
-	g       *glob
+	g       *fnmatch.Pattern
 }
 
-func (n *pathNode) Eval(e *walker.Entry, _ *State) bool { return n.g.match(e.Path) }
+func (n *pathNode) Eval(e *walker.Entry, _ *State) bool { return n.g.Match(e.Path) }
 
 func (n *pathNode) Facts() Facts {
 	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}

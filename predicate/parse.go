@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfind/gfind/internal/fnmatch"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -422,14 +423,14 @@ func (p *parser) warnf(format string, a ...any) { p.cfg.Warn(fmt.Sprintf(format,
 func (p *parser) quote(s string) string { return p.cfg.Quote(s) }
 
 // glob compiles a -name/-path style pattern in the locale's mode.
-func (p *parser) glob(pat string, fold bool) *glob {
+func (p *parser) glob(pat string, fold bool) *fnmatch.Pattern {
 	if p.cfg.IsUTF8 != nil {
 		p.cfg.UTF8, p.cfg.IsUTF8 = p.cfg.IsUTF8(), nil
 	}
 	if p.cfg.UTF8 {
-		return compileGlobUTF8(pat, fold)
+		return fnmatch.CompileUTF8(pat, fold)
 	}
-	return compileGlob(pat, fold)
+	return fnmatch.Compile(pat, fold)
 }
 
 // matchesRoot is GNU's matches_start_point: whether a -path pattern
@@ -437,10 +438,10 @@ func (p *parser) glob(pat string, fold bool) *glob {
 func (p *parser) matchesRoot(pat string, fold bool) bool {
 	g := p.glob(pat, fold)
 	if len(p.roots) == 0 {
-		return g.match([]byte("."))
+		return g.Match([]byte("."))
 	}
 	for _, r := range p.roots {
-		if g.match([]byte(r)) {
+		if g.Match([]byte(r)) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package predicate
+package fnmatch
 
 // fnmatch(3) as GNU find 4.9 calls it on glibc: flags 0 for -name, -path
 // and -wholename, FNM_CASEFOLD for -iname and -ipath. There is no
@@ -27,7 +27,7 @@ package predicate
 //
 // In a UTF-8 locale glibc first converts both strings to wide characters
 // and matches those; if that fails (invalid sequence) or does not match,
-// it matches the bytes as in the C locale. compileGlobUTF8 reproduces that
+// it matches the bytes as in the C locale. CompileUTF8 reproduces that
 // "wide or bytes" rule.
 //
 // Compilation turns the pattern into a small program: one token per
@@ -47,49 +47,49 @@ import (
 	"unicode"
 )
 
-// glob is a compiled fnmatch(3) pattern. It is immutable after
+// Pattern is a compiled fnmatch(3) pattern. It is immutable after
 // compilation and safe for concurrent use.
-type glob struct {
+type Pattern struct {
 	pattern string
 	fold    bool
-	fast    fnmFast
+	fast    shortcut
 	lit     []byte   // fast paths: the literal, lowercased when fold
-	prog    []fnmTok // byte (C locale) program; prog[0] is the start
+	prog    []token // byte (C locale) program; prog[0] is the start
 
-	wide     *fnmWide // UTF-8 mode only; nil when wide matching can add nothing
+	wide     *wideMatcher // UTF-8 mode only; nil when wide matching can add nothing
 	patASCII bool
 }
 
-type fnmFast uint8
+type shortcut uint8
 
 const (
-	fnmFastNone     fnmFast = iota // run prog
-	fnmFastLiteral                 // name == lit
-	fnmFastPrefix                  // lit*
-	fnmFastSuffix                  // *lit
-	fnmFastContains                // *lit*
-	fnmFastAll                     // * (or **...)
+	fastNone     shortcut = iota // run prog
+	fastLiteral                 // name == lit
+	fastPrefix                  // lit*
+	fastSuffix                  // *lit
+	fastContains                // *lit*
+	fastAll                     // * (or **...)
 )
 
-type fnmOp uint8
+type opcode uint8
 
 const (
-	fnmLit     fnmOp = iota // name byte == c
-	fnmLitFold              // fnmLower(name byte) == c
-	fnmAny                  // ?
-	fnmStar                 // *
-	fnmSet                  // [...]: set[b] is the next token, -1 for no match
-	fnmFail                 // a trailing backslash: never matches
-	fnmEnd                  // end of pattern: matches the end of the name
+	opLit     opcode = iota // name byte == c
+	opLitFold              // lower(name byte) == c
+	opAny                  // ?
+	opStar                 // *
+	opSet                  // [...]: set[b] is the next token, -1 for no match
+	opFail                 // a trailing backslash: never matches
+	opEnd                  // end of pattern: matches the end of the name
 )
 
-type fnmTok struct {
-	kind fnmOp
-	c    int32 // fnmLit, fnmLitFold: the (folded) character
-	next int32 // all but fnmSet
-	at   int32 // fnmSet in wide programs: offset of the '[' in the pattern
+type token struct {
+	kind opcode
+	c    int32 // opLit, opLitFold: the (folded) character
+	next int32 // all but opSet
+	at   int32 // opSet in wide programs: offset of the '[' in the pattern
 	set  *[256]int32
-	// nexts (fnmSet in wide programs) lists the tokens the set can
+	// nexts (opSet in wide programs) lists the tokens the set can
 	// continue with.
 	nexts []int32
 	// tail is the number of bytes (characters in wide programs) left to
@@ -99,99 +99,100 @@ type fnmTok struct {
 	tail int32
 }
 
-// compileGlob compiles pattern for byte-wise (C locale) matching. It never
+// Compile compiles pattern for byte-wise (C locale) matching, with
+// FNM_CASEFOLD when fold is set (-iname, -ipath, -ilname). It never
 // fails: malformed patterns behave as glibc treats them.
-func compileGlob(pattern string, fold bool) *glob {
-	return newGlob(pattern, fold, false, true)
+func Compile(pattern string, fold bool) *Pattern {
+	return compile(pattern, fold, false, true)
 }
 
-// compileGlobUTF8 compiles pattern for a UTF-8 locale (LC_ALL=C.UTF-8):
+// CompileUTF8 compiles pattern for a UTF-8 locale (LC_ALL=C.UTF-8):
 // where pattern and name are both valid UTF-8, '?' and brackets also match
 // one whole character, case folding is Unicode-aware and classes are
 // Unicode classes (approximated with Go's unicode tables).
-func compileGlobUTF8(pattern string, fold bool) *glob {
-	return newGlob(pattern, fold, true, true)
+func CompileUTF8(pattern string, fold bool) *Pattern {
+	return compile(pattern, fold, true, true)
 }
 
-// newGlob is the constructor behind both; fast=false disables the
+// compile is the constructor behind both; fast=false disables the
 // literal/prefix/suffix/contains shortcuts so tests can check them against
 // the general matcher.
-func newGlob(pattern string, fold, utf8Mode, fast bool) *glob {
+func compile(pattern string, fold, utf8Mode, fast bool) *Pattern {
 	// A C string ends at the first NUL; argv can hold no NUL anyway.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
 		pattern = pattern[:i]
 	}
-	g := &glob{pattern: pattern, fold: fold, patASCII: fnmIsASCII(pattern)}
+	g := &Pattern{pattern: pattern, fold: fold, patASCII: isASCII(pattern)}
 	pat := make([]int32, len(pattern))
 	for i := 0; i < len(pattern); i++ {
 		pat[i] = int32(pattern[i])
 	}
-	c := newFnmCompiler(pat, fold, false, utf8Mode)
+	c := newCompiler(pat, fold, false, utf8Mode)
 	g.prog = c.compile()
 	if fast {
 		g.detectFast()
 	}
 	if utf8Mode {
-		if runes, ok := fnmDecode(pattern); ok {
-			w := newFnmCompiler(runes, fold, true, true)
+		if runes, ok := decode(pattern); ok {
+			w := newCompiler(runes, fold, true, true)
 			w.compile()
 			// Without case folding, '?' or brackets, matching characters
 			// can only match what matching bytes already does.
 			if fold || w.hasWild {
-				g.wide = &fnmWide{c: w}
+				g.wide = &wideMatcher{c: w}
 			}
 		}
 	}
 	return g
 }
 
-// match reports whether name matches, as fnmatch(pattern, name, flags)
-// == 0 would. It does not allocate.
-func (g *glob) match(name []byte) bool {
+// Match reports whether name matches, as fnmatch(pattern, name, flags)
+// == 0 would. It does not allocate, and is safe for concurrent use.
+func (g *Pattern) Match(name []byte) bool {
 	if g.matchBytes(name) {
 		return true
 	}
-	if g.wide == nil || (g.patASCII && fnmIsASCIIBytes(name)) {
+	if g.wide == nil || (g.patASCII && isASCIIBytes(name)) {
 		// For ASCII pattern and name the wide matcher sees the same
 		// characters with the same classes, folding and order.
 		return false
 	}
-	if !fnmValid(name) {
+	if !validUTF8(name) {
 		return false
 	}
 	return g.wide.run(name)
 }
 
-func (g *glob) matchBytes(name []byte) bool {
+func (g *Pattern) matchBytes(name []byte) bool {
 	lit := g.lit
 	switch g.fast {
-	case fnmFastLiteral:
+	case fastLiteral:
 		if g.fold {
-			return len(name) == len(lit) && fnmEqualFold(name, lit)
+			return len(name) == len(lit) && equalFold(name, lit)
 		}
 		return bytes.Equal(name, lit)
-	case fnmFastPrefix:
+	case fastPrefix:
 		if len(name) < len(lit) {
 			return false
 		}
 		if g.fold {
-			return fnmEqualFold(name[:len(lit)], lit)
+			return equalFold(name[:len(lit)], lit)
 		}
 		return bytes.Equal(name[:len(lit)], lit)
-	case fnmFastSuffix:
+	case fastSuffix:
 		if len(name) < len(lit) {
 			return false
 		}
 		if g.fold {
-			return fnmEqualFold(name[len(name)-len(lit):], lit)
+			return equalFold(name[len(name)-len(lit):], lit)
 		}
 		return bytes.Equal(name[len(name)-len(lit):], lit)
-	case fnmFastContains:
+	case fastContains:
 		if g.fold {
-			return fnmContainsFold(name, lit)
+			return containsFold(name, lit)
 		}
 		return bytes.Contains(name, lit)
-	case fnmFastAll:
+	case fastAll:
 		return true
 	}
 	return g.run(name)
@@ -201,32 +202,32 @@ func (g *glob) matchBytes(name []byte) bool {
 // recent star. Reaching a later star drops the earlier one: the segment
 // between them matched at its leftmost place, which leaves the most room
 // for the rest, so moving it cannot help (glibc commits the same way).
-func (g *glob) run(name []byte) bool {
+func (g *Pattern) run(name []byte) bool {
 	prog := g.prog
 	ti, ni := int32(0), 0
 	starTi, starNi := int32(-1), 0
 	for {
 		t := &prog[ti]
 		switch t.kind {
-		case fnmLit:
+		case opLit:
 			if ni < len(name) && int32(name[ni]) == t.c {
 				ni++
 				ti = t.next
 				continue
 			}
-		case fnmLitFold:
-			if ni < len(name) && int32(fnmLower[name[ni]]) == t.c {
+		case opLitFold:
+			if ni < len(name) && int32(lower[name[ni]]) == t.c {
 				ni++
 				ti = t.next
 				continue
 			}
-		case fnmAny:
+		case opAny:
 			if ni < len(name) {
 				ni++
 				ti = t.next
 				continue
 			}
-		case fnmSet:
+		case opSet:
 			if ni < len(name) {
 				if nx := t.set[name[ni]]; nx >= 0 {
 					ni++
@@ -234,7 +235,7 @@ func (g *glob) run(name []byte) bool {
 					continue
 				}
 			}
-		case fnmStar:
+		case opStar:
 			ti = t.next
 			if tail := prog[ti].tail; tail >= 0 {
 				// The last star: the rest must match exactly the
@@ -247,45 +248,45 @@ func (g *glob) run(name []byte) bool {
 				continue
 			}
 			starTi, starNi = ti, ni
-			if !fnmSeek(&prog[ti], name, &starNi) {
+			if !seek(&prog[ti], name, &starNi) {
 				return false
 			}
 			ni = starNi
 			continue
-		case fnmEnd:
+		case opEnd:
 			if ni == len(name) {
 				return true
 			}
 		}
-		// Mismatch (or fnmFail): let the last star eat one more byte.
+		// Mismatch (or opFail): let the last star eat one more byte.
 		if starTi < 0 || starNi >= len(name) {
 			return false
 		}
 		starNi++
-		if !fnmSeek(&prog[starTi], name, &starNi) {
+		if !seek(&prog[starTi], name, &starNi) {
 			return false
 		}
 		ti, ni = starTi, starNi
 	}
 }
 
-// fnmSeek moves a star's restart position *ni ahead to the first byte the
+// seek moves a star's restart position *ni ahead to the first byte the
 // token t after the star can accept, as glibc's own star loop does for a
 // literal. It reports false if there is none.
-func fnmSeek(t *fnmTok, name []byte, ni *int) bool {
+func seek(t *token, name []byte, ni *int) bool {
 	i := *ni
 	switch t.kind {
-	case fnmLit:
+	case opLit:
 		k := bytes.IndexByte(name[i:], byte(t.c))
 		if k < 0 {
 			return false
 		}
 		i += k
-	case fnmLitFold:
-		for i < len(name) && int32(fnmLower[name[i]]) != t.c {
+	case opLitFold:
+		for i < len(name) && int32(lower[name[i]]) != t.c {
 			i++
 		}
-	case fnmSet:
+	case opSet:
 		for i < len(name) && t.set[name[i]] < 0 {
 			i++
 		}
@@ -300,7 +301,7 @@ func fnmSeek(t *fnmTok, name []byte, ni *int) bool {
 // detectFast recognises programs of the form [*]lit[*] (no '?', brackets
 // or escapes other than plain literals) and replaces the general loop by a
 // comparison.
-func (g *glob) detectFast() {
+func (g *Pattern) detectFast() {
 	const (
 		lead = iota
 		lits
@@ -311,31 +312,31 @@ func (g *glob) detectFast() {
 	for ti := int32(0); ; {
 		t := &g.prog[ti]
 		switch t.kind {
-		case fnmStar:
+		case opStar:
 			if state == lead {
 				leadStar = true
 			} else {
 				state, trailStar = trail, true
 			}
-		case fnmLit, fnmLitFold:
+		case opLit, opLitFold:
 			if state == trail {
 				return
 			}
 			state = lits
 			lit = append(lit, byte(t.c))
-		case fnmEnd:
+		case opEnd:
 			g.lit = lit
 			switch {
 			case state == lead && leadStar:
-				g.fast = fnmFastAll
+				g.fast = fastAll
 			case leadStar && trailStar:
-				g.fast = fnmFastContains
+				g.fast = fastContains
 			case leadStar:
-				g.fast = fnmFastSuffix
+				g.fast = fastSuffix
 			case trailStar:
-				g.fast = fnmFastPrefix
+				g.fast = fastPrefix
 			default:
-				g.fast = fnmFastLiteral
+				g.fast = fastLiteral
 			}
 			return
 		default:
@@ -348,7 +349,7 @@ func (g *glob) detectFast() {
 // ---------------------------------------------------------------------
 // Compiler
 
-type fnmCompiler struct {
+type compiler struct {
 	pat     []int32 // the pattern, then NUL padding (glibc reads p[1])
 	n       int     // pattern length without padding
 	fold    bool
@@ -356,41 +357,41 @@ type fnmCompiler struct {
 	utf8Loc bool // the locale is UTF-8 (it defines the class "combining")
 	hasWild bool // the program contains '?' or a bracket
 
-	prog  []fnmTok
+	prog  []token
 	tokAt []int32 // pattern offset -> token index, -1 if none yet
 	queue []int32 // offsets whose tokens still need parsing
 
 	skipDone []bool
-	skipRes  []fnmSkip
+	skipRes  []skipResult
 	visited  []int32
 }
 
-func newFnmCompiler(pat []int32, fold, wide, utf8Loc bool) *fnmCompiler {
+func newCompiler(pat []int32, fold, wide, utf8Loc bool) *compiler {
 	n := len(pat)
 	p := make([]int32, n+3)
 	copy(p, pat)
-	c := &fnmCompiler{pat: p, n: n, fold: fold, wide: wide, utf8Loc: utf8Loc}
+	c := &compiler{pat: p, n: n, fold: fold, wide: wide, utf8Loc: utf8Loc}
 	c.tokAt = make([]int32, n+1)
 	for i := range c.tokAt {
 		c.tokAt[i] = -1
 	}
 	c.skipDone = make([]bool, n+3)
-	c.skipRes = make([]fnmSkip, n+3)
+	c.skipRes = make([]skipResult, n+3)
 	return c
 }
 
 // foldc is glibc's FOLD(): tolower in the C locale, towlower in UTF-8.
-func (c *fnmCompiler) foldc(ch int32) int32 {
+func (c *compiler) foldc(ch int32) int32 {
 	if !c.fold {
 		return ch
 	}
 	if c.wide {
-		return fnmWideLower(ch)
+		return wideLower(ch)
 	}
-	return int32(fnmLower[byte(ch)])
+	return int32(lower[byte(ch)])
 }
 
-func (c *fnmCompiler) compile() []fnmTok {
+func (c *compiler) compile() []token {
 	c.tok(0)
 	for len(c.queue) > 0 {
 		o := c.queue[len(c.queue)-1]
@@ -407,15 +408,15 @@ func (c *fnmCompiler) compile() []fnmTok {
 	return c.prog
 }
 
-func (c *fnmCompiler) tail(t *fnmTok) int32 {
+func (c *compiler) tail(t *token) int32 {
 	switch t.kind {
-	case fnmEnd:
+	case opEnd:
 		return 0
-	case fnmLit, fnmLitFold, fnmAny:
+	case opLit, opLitFold, opAny:
 		if n := c.prog[t.next].tail; n >= 0 {
 			return n + 1
 		}
-	case fnmSet:
+	case opSet:
 		// Fixed only if every byte the set accepts continues at the
 		// same token (it does unless the bracket is malformed).
 		next := int32(-1)
@@ -442,39 +443,39 @@ func (c *fnmCompiler) tail(t *fnmTok) int32 {
 
 // tok returns the index of the token for pattern offset o, queueing it
 // for parsing when it is new.
-func (c *fnmCompiler) tok(o int) int32 {
+func (c *compiler) tok(o int) int32 {
 	if i := c.tokAt[o]; i >= 0 {
 		return i
 	}
 	i := int32(len(c.prog))
-	c.prog = append(c.prog, fnmTok{})
+	c.prog = append(c.prog, token{})
 	c.tokAt[o] = i
 	c.queue = append(c.queue, int32(o))
 	return i
 }
 
 // parse fills in the token at offset o, following glibc's main loop.
-func (c *fnmCompiler) parse(o int) {
+func (c *compiler) parse(o int) {
 	i := c.tokAt[o]
-	var t fnmTok
+	var t token
 	ch := c.foldc(c.pat[o])
 	switch {
 	case o >= c.n:
-		t.kind = fnmEnd
+		t.kind = opEnd
 	case ch == '?':
 		c.hasWild = true
-		t.kind, t.next = fnmAny, c.tok(o+1)
+		t.kind, t.next = opAny, c.tok(o+1)
 	case ch == '*':
-		t.kind, t.next = fnmStar, c.tok(o+1)
+		t.kind, t.next = opStar, c.tok(o+1)
 	case ch == '\\':
 		if o+1 >= c.n {
-			t.kind = fnmFail // "Trailing \ loses."
+			t.kind = opFail // "Trailing \ loses."
 		} else {
 			t.kind, t.c, t.next = c.litKind(), c.foldc(c.pat[o+1]), c.tok(o+2)
 		}
 	case ch == '[':
 		c.hasWild = true
-		t.kind, t.at = fnmSet, int32(o)
+		t.kind, t.at = opSet, int32(o)
 		if c.wide {
 			t.nexts = c.collectBracket(o)
 		} else {
@@ -486,40 +487,40 @@ func (c *fnmCompiler) parse(o int) {
 	c.prog[i] = t
 }
 
-func (c *fnmCompiler) litKind() fnmOp {
+func (c *compiler) litKind() opcode {
 	if c.fold && !c.wide {
-		return fnmLitFold
+		return opLitFold
 	}
-	return fnmLit
+	return opLit
 }
 
 // ---------------------------------------------------------------------
 // Brackets
 
-// fnmClassNameMax is glibc's CHARCLASS_NAME_MAX (<bits/posix2_lim.h>): a
+// classNameMax is glibc's CHARCLASS_NAME_MAX (<bits/posix2_lim.h>): a
 // longer run of a..y letters after "[:" makes the match fail.
-const fnmClassNameMax = 2048
+const classNameMax = 2048
 
-type fnmBracketEnd uint8
-
-const (
-	fnmClosed fnmBracketEnd = iota // found the closing ']'; pos is just past it
-	fnmOpen                        // reached the end of the pattern: '[' is literal
-	fnmError                       // glibc returns FNM_NOMATCH here
-)
-
-type fnmPredKind uint8
+type bracketEnd uint8
 
 const (
-	fnmPChar  fnmPredKind = iota // FOLD(ch) == a
-	fnmPRaw                      // ch == a ([=a=], [.a.])
-	fnmPClass                    // ch is in class a
-	fnmPRange                    // a <= FOLD(ch) <= b in collation order
+	endClosed bracketEnd = iota // found the closing ']'; pos is just past it
+	endOpen                        // reached the end of the pattern: '[' is literal
+	endError                       // glibc returns FNM_NOMATCH here
 )
 
-// fnmPred is one membership test of a bracket, in the order glibc tries them.
-type fnmPred struct {
-	kind fnmPredKind
+type predKind uint8
+
+const (
+	predChar  predKind = iota // FOLD(ch) == a
+	predRaw                      // ch == a ([=a=], [.a.])
+	predClass                    // ch is in class a
+	predRange                    // a <= FOLD(ch) <= b in collation order
+)
+
+// pred is one membership test of a bracket, in the order glibc tries them.
+type pred struct {
+	kind predKind
 	a, b int32
 }
 
@@ -537,7 +538,7 @@ type fnmPred struct {
 // abandons each range right after reading the first character of its end
 // and goes on parsing from there: for "日", "[a-bx]" only tests 'x', and
 // "[!a-\]x]" is the set "[!a-\]" followed by "x]". noColl reproduces that.
-func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int) bool) (not bool, end fnmBracketEnd, pos int, stopped bool) {
+func (c *compiler) walkBracket(p int, noColl bool, hit func(pr pred, q int) bool) (not bool, end bracketEnd, pos int, stopped bool) {
 	pat := c.pat
 	not = c.negated(p)
 	if not {
@@ -552,7 +553,7 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 		switch {
 		case ch == '\\':
 			if pat[p] == 0 {
-				return not, fnmError, 0, false
+				return not, endError, 0, false
 			}
 			ch = c.foldc(pat[p])
 			p++
@@ -561,8 +562,8 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 			startp, n := p, 0
 			isClass := true
 			for {
-				if n == fnmClassNameMax {
-					return not, fnmError, 0, false
+				if n == classNameMax {
+					return not, endError, 0, false
 				}
 				p++
 				ch = pat[p]
@@ -582,9 +583,9 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 			}
 			k := c.lookupClass(pat[startp+1 : startp+1+n])
 			if k < 0 {
-				return not, fnmError, 0, false
+				return not, endError, 0, false
 			}
-			if hit(fnmPred{kind: fnmPClass, a: int32(k)}, p) {
+			if hit(pred{kind: predClass, a: int32(k)}, p) {
 				return not, 0, p, true
 			}
 			ch = pat[p]
@@ -603,13 +604,13 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 				break
 			}
 			p += 2
-			if hit(fnmPred{kind: fnmPRaw, a: str}, p) {
+			if hit(pred{kind: predRaw, a: str}, p) {
 				return not, 0, p, true
 			}
 			ch = pat[p]
 			p++
 		case ch == 0:
-			return not, fnmOpen, 0, false
+			return not, endOpen, 0, false
 		case ch == '[' && pat[p] == '.':
 			// A collating symbol; without collation rules (C and
 			// C.UTF-8) only a single character is accepted.
@@ -622,15 +623,15 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 					break
 				}
 				if ch == 0 {
-					return not, fnmError, 0, false
+					return not, endError, 0, false
 				}
 				n++
 			}
 			isRange := pat[p] == '-' && pat[p+1] != 0
 			if n != 1 {
-				return not, fnmError, 0, false
+				return not, endError, 0, false
 			}
-			if !isRange && hit(fnmPred{kind: fnmPRaw, a: pat[startp+1]}, p) {
+			if !isRange && hit(pred{kind: predRaw, a: pat[startp+1]}, p) {
 				return not, 0, p, true
 			}
 			cold = pat[startp+1]
@@ -643,7 +644,7 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 		}
 		if normal {
 			isRange := pat[p] == '-' && pat[p+1] != 0 && pat[p+1] != ']'
-			if !isRange && hit(fnmPred{kind: fnmPChar, a: ch}, p) {
+			if !isRange && hit(pred{kind: predChar, a: ch}, p) {
 				return not, 0, p, true
 			}
 			cold = ch
@@ -671,12 +672,12 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 						break
 					}
 					if ch == 0 {
-						return not, fnmError, 0, false
+						return not, endError, 0, false
 					}
 					n++
 				}
 				if n != 1 {
-					return not, fnmError, 0, false
+					return not, endError, 0, false
 				}
 				cend = pat[startp+1] // not folded, as in glibc
 			} else {
@@ -685,18 +686,18 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 					p++
 				}
 				if cend == 0 {
-					return not, fnmError, 0, false
+					return not, endError, 0, false
 				}
 				cend = c.foldc(cend)
 			}
-			if hit(fnmPred{kind: fnmPRange, a: cold, b: cend}, p) {
+			if hit(pred{kind: predRange, a: cold, b: cend}, p) {
 				return not, 0, p, true
 			}
 			ch = pat[p]
 			p++
 		}
 		if ch == ']' {
-			return not, fnmClosed, p, false
+			return not, endClosed, p, false
 		}
 	}
 }
@@ -704,22 +705,22 @@ func (c *fnmCompiler) walkBracket(p int, noColl bool, hit func(pr fnmPred, q int
 // negated reports whether the set starting at p is negated. '^' counts
 // as glibc's default; with POSIXLY_CORRECT set glibc would take it
 // literally.
-func (c *fnmCompiler) negated(p int) bool {
+func (c *compiler) negated(p int) bool {
 	return c.pat[p] == '!' || c.pat[p] == '^'
 }
 
-type fnmSkip struct {
-	end fnmBracketEnd
+type skipResult struct {
+	end bracketEnd
 	pos int32
 }
 
 // skip is glibc's "skip the rest of the [...] that already matched" loop,
 // which parses differently from the main bracket loop. Its only state is
 // the offset, so results are memoised: each offset is scanned once.
-func (c *fnmCompiler) skip(p int) fnmSkip {
+func (c *compiler) skip(p int) skipResult {
 	pat := c.pat
 	vis := c.visited[:0]
-	var r fnmSkip
+	var r skipResult
 	for {
 		if c.skipDone[p] {
 			r = c.skipRes[p]
@@ -729,16 +730,16 @@ func (c *fnmCompiler) skip(p int) fnmSkip {
 		ch := pat[p]
 		p++
 		if ch == ']' {
-			r = fnmSkip{fnmClosed, int32(p)}
+			r = skipResult{endClosed, int32(p)}
 			break
 		}
 		if ch == 0 {
-			r = fnmSkip{fnmOpen, 0}
+			r = skipResult{endOpen, 0}
 			break
 		}
 		if ch == '\\' {
 			if pat[p] == 0 {
-				r = fnmSkip{fnmError, 0}
+				r = skipResult{endError, 0}
 				break
 			}
 			p++
@@ -749,7 +750,7 @@ func (c *fnmCompiler) skip(p int) fnmSkip {
 				p++
 				ch = pat[p]
 				n++
-				if n == fnmClassNameMax {
+				if n == classNameMax {
 					tooLong = true
 					break
 				}
@@ -762,19 +763,19 @@ func (c *fnmCompiler) skip(p int) fnmSkip {
 				}
 			}
 			if tooLong {
-				r = fnmSkip{fnmError, 0}
+				r = skipResult{endError, 0}
 				break
 			}
 			p += 2
 		} else if ch == '[' && pat[p] == '=' {
 			p++
 			if pat[p] == 0 {
-				r = fnmSkip{fnmError, 0}
+				r = skipResult{endError, 0}
 				break
 			}
 			p++
 			if pat[p] != '=' || pat[p+1] != ']' {
-				r = fnmSkip{fnmError, 0}
+				r = skipResult{endError, 0}
 				break
 			}
 			p += 2
@@ -792,7 +793,7 @@ func (c *fnmCompiler) skip(p int) fnmSkip {
 				}
 			}
 			if bad {
-				r = fnmSkip{fnmError, 0}
+				r = skipResult{endError, 0}
 				break
 			}
 			p += 2
@@ -807,7 +808,7 @@ func (c *fnmCompiler) skip(p int) fnmSkip {
 }
 
 // byteBracket builds the per-byte continuation table of the bracket at o.
-func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
+func (c *compiler) byteBracket(o int) *[256]int32 {
 	tab := new([256]int32)
 	for i := range tab {
 		tab[i] = -1
@@ -819,8 +820,8 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 		return -1
 	}
 	not := c.negated(o + 1)
-	undecided := fnmSet256{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-	hit := func(pr fnmPred, q int) bool {
+	undecided := byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	hit := func(pr pred, q int) bool {
 		s := c.predSet(pr)
 		s.and(&undecided)
 		if s.empty() {
@@ -829,11 +830,11 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 		r := c.skip(q)
 		s.each(func(b int) {
 			switch r.end {
-			case fnmClosed:
+			case endClosed:
 				if !not {
 					tab[b] = c.tok(int(r.pos))
 				}
-			case fnmOpen:
+			case endOpen:
 				tab[b] = lit(b)
 			}
 		})
@@ -843,11 +844,11 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 	_, end, pos, _ := c.walkBracket(o+1, false, hit)
 	undecided.each(func(b int) {
 		switch end {
-		case fnmClosed:
+		case endClosed:
 			if not {
 				tab[b] = c.tok(pos)
 			}
-		case fnmOpen:
+		case endOpen:
 			tab[b] = lit(b)
 		}
 	})
@@ -856,15 +857,15 @@ func (c *fnmCompiler) byteBracket(o int) *[256]int32 {
 
 // collectBracket creates and returns the tokens a wide bracket at o can
 // continue with, and fills the skip memo the runtime walk will read.
-func (c *fnmCompiler) collectBracket(o int) []int32 {
+func (c *compiler) collectBracket(o int) []int32 {
 	not := c.negated(o + 1)
 	var nexts []int32
-	add := func(end fnmBracketEnd, pos int) {
+	add := func(end bracketEnd, pos int) {
 		var i int32
 		switch end {
-		case fnmClosed:
+		case endClosed:
 			i = c.tok(pos)
-		case fnmOpen: // '[' taken literally
+		case endOpen: // '[' taken literally
 			i = c.tok(o + 1)
 		default:
 			return
@@ -877,13 +878,13 @@ func (c *fnmCompiler) collectBracket(o int) []int32 {
 		nexts = append(nexts, i)
 	}
 	for _, noColl := range []bool{false, true} {
-		_, end, pos, _ := c.walkBracket(o+1, noColl, func(_ fnmPred, q int) bool {
-			if r := c.skip(q); r.end != fnmClosed || !not {
+		_, end, pos, _ := c.walkBracket(o+1, noColl, func(_ pred, q int) bool {
+			if r := c.skip(q); r.end != endClosed || !not {
 				add(r.end, int(r.pos))
 			}
 			return false
 		})
-		if end != fnmClosed || not {
+		if end != endClosed || not {
 			add(end, pos)
 		}
 	}
@@ -891,10 +892,10 @@ func (c *fnmCompiler) collectBracket(o int) []int32 {
 }
 
 // predSet is the set of bytes (C locale) for which pr holds.
-func (c *fnmCompiler) predSet(pr fnmPred) fnmSet256 {
-	var s fnmSet256
+func (c *compiler) predSet(pr pred) byteSet {
+	var s byteSet
 	switch pr.kind {
-	case fnmPChar:
+	case predChar:
 		// Bytes whose FOLD is a: a itself (a comes folded from the
 		// pattern), plus the uppercase letter when a is a lowercase one.
 		a := pr.a
@@ -906,15 +907,15 @@ func (c *fnmCompiler) predSet(pr fnmPred) fnmSet256 {
 				s.add(int(a - 32))
 			}
 		}
-	case fnmPRaw:
+	case predRaw:
 		if pr.a >= 0 && pr.a < 256 {
 			s.add(int(pr.a))
 		}
-	case fnmPClass:
-		if pr.a < int32(len(fnmByteClasses)) {
-			s = fnmByteClasses[pr.a]
+	case predClass:
+		if pr.a < int32(len(byteClasses)) {
+			s = byteClasses[pr.a]
 		}
-	case fnmPRange:
+	case predRange:
 		// The C locale collates bytes by value.
 		lo, hi := pr.a, pr.b
 		if lo < 0 {
@@ -926,7 +927,7 @@ func (c *fnmCompiler) predSet(pr fnmPred) fnmSet256 {
 		if lo > hi {
 			break
 		}
-		r := fnmRangeSet(int(lo), int(hi))
+		r := rangeSet(int(lo), int(hi))
 		if !c.fold {
 			s = r
 			break
@@ -934,25 +935,25 @@ func (c *fnmCompiler) predSet(pr fnmPred) fnmSet256 {
 		// FOLD(b) in [lo,hi]: the range minus uppercase letters, plus
 		// the uppercase letters whose lowercase is in it.
 		s = r
-		s.andNot(&fnmUpperSet)
+		s.andNot(&upperSet)
 		low := r
-		low.and(&fnmLowerSet)
+		low.and(&lowerSet)
 		s[1] |= low[1] >> 32
 	}
 	return s
 }
 
-var fnmClassNames = [...]string{
+var classNames = [...]string{
 	"alnum", "alpha", "blank", "cntrl", "digit", "graph",
 	"lower", "print", "punct", "space", "upper", "xdigit",
 	"combining", // only in UTF-8 locales; no single byte is in it
 }
 
-const fnmClassCombining = 12
+const classCombining = 12
 
-func (c *fnmCompiler) lookupClass(name []int32) int {
-	for k, s := range fnmClassNames {
-		if len(s) != len(name) || (k == fnmClassCombining && !c.utf8Loc) {
+func (c *compiler) lookupClass(name []int32) int {
+	for k, s := range classNames {
+		if len(s) != len(name) || (k == classCombining && !c.utf8Loc) {
 			continue
 		}
 		ok := true
@@ -972,14 +973,14 @@ func (c *fnmCompiler) lookupClass(name []int32) int {
 // ---------------------------------------------------------------------
 // Wide (UTF-8) matching
 
-// fnmWide matches characters rather than bytes. It is the slow, rarely
+// wideMatcher matches characters rather than bytes. It is the slow, rarely
 // taken path (only after the byte matcher failed on non-ASCII input), so
 // brackets are evaluated by re-walking the pattern for each character.
-type fnmWide struct {
-	c *fnmCompiler
+type wideMatcher struct {
+	c *compiler
 }
 
-func (w *fnmWide) run(name []byte) bool {
+func (w *wideMatcher) run(name []byte) bool {
 	c := w.c
 	prog := c.prog
 	ti, ni := int32(0), 0
@@ -989,22 +990,22 @@ func (w *fnmWide) run(name []byte) bool {
 		var r rune
 		size := 0
 		if ni < len(name) {
-			r, size = fnmDecodeRune(name[ni:])
+			r, size = decodeRune(name[ni:])
 		}
 		switch t.kind {
-		case fnmLit:
+		case opLit:
 			if size > 0 && c.foldc(r) == t.c {
 				ni += size
 				ti = t.next
 				continue
 			}
-		case fnmAny:
+		case opAny:
 			if size > 0 {
 				ni += size
 				ti = t.next
 				continue
 			}
-		case fnmSet:
+		case opSet:
 			if size > 0 {
 				if nx := w.bracket(t.at, r); nx >= 0 {
 					ni += size
@@ -1012,7 +1013,7 @@ func (w *fnmWide) run(name []byte) bool {
 					continue
 				}
 			}
-		case fnmStar:
+		case opStar:
 			ti = t.next
 			if tail := prog[ti].tail; tail >= 0 {
 				// The last star: the rest takes the last tail
@@ -1032,7 +1033,7 @@ func (w *fnmWide) run(name []byte) bool {
 				continue
 			}
 			starTi, starNi = ti, ni
-			if nx := &prog[ti]; nx.kind == fnmLit && !c.fold && nx.c < 0x80 {
+			if nx := &prog[ti]; nx.kind == opLit && !c.fold && nx.c < 0x80 {
 				// An ASCII byte is always a whole character.
 				k := bytes.IndexByte(name[ni:], byte(nx.c))
 				if k < 0 {
@@ -1042,7 +1043,7 @@ func (w *fnmWide) run(name []byte) bool {
 			}
 			ni = starNi
 			continue
-		case fnmEnd:
+		case opEnd:
 			if ni == len(name) {
 				return true
 			}
@@ -1050,7 +1051,7 @@ func (w *fnmWide) run(name []byte) bool {
 		if starTi < 0 || starNi >= len(name) {
 			return false
 		}
-		_, sz := fnmDecodeRune(name[starNi:])
+		_, sz := decodeRune(name[starNi:])
 		starNi += sz
 		ti, ni = starTi, starNi
 	}
@@ -1058,11 +1059,11 @@ func (w *fnmWide) run(name []byte) bool {
 
 // bracket returns the token to continue with after the bracket at o
 // matched r, or -1.
-func (w *fnmWide) bracket(o int32, r rune) int32 {
+func (w *wideMatcher) bracket(o int32, r rune) int32 {
 	c := w.c
 	q := -1
-	_, hasColl := fnmWideColl(c.foldc(r))
-	not, end, pos, stopped := c.walkBracket(int(o)+1, !hasColl, func(pr fnmPred, at int) bool {
+	_, hasColl := wideColl(c.foldc(r))
+	not, end, pos, stopped := c.walkBracket(int(o)+1, !hasColl, func(pr pred, at int) bool {
 		if c.wideHolds(pr, r) {
 			q = at
 			return true
@@ -1072,44 +1073,44 @@ func (w *fnmWide) bracket(o int32, r rune) int32 {
 	if stopped {
 		res := c.skipRes[q] // filled in by collectBracket
 		end, pos = res.end, int(res.pos)
-		if end == fnmClosed {
+		if end == endClosed {
 			if not {
 				return -1
 			}
 			return c.tokAt[pos]
 		}
-	} else if end == fnmClosed {
+	} else if end == endClosed {
 		if !not {
 			return -1
 		}
 		return c.tokAt[pos]
 	}
-	if end == fnmOpen && r == '[' {
+	if end == endOpen && r == '[' {
 		return c.tokAt[o+1]
 	}
 	return -1
 }
 
-func (c *fnmCompiler) wideHolds(pr fnmPred, r rune) bool {
+func (c *compiler) wideHolds(pr pred, r rune) bool {
 	switch pr.kind {
-	case fnmPChar:
+	case predChar:
 		return c.foldc(r) == pr.a
-	case fnmPRaw:
+	case predRaw:
 		return r == pr.a
-	case fnmPClass:
-		return fnmWideClass(int(pr.a), r)
-	case fnmPRange:
+	case predClass:
+		return wideClass(int(pr.a), r)
+	case predRange:
 		// glibc's C.UTF-8 has collation sequence values only for
 		// U+0001..U+00FF (in code point order); other characters never
 		// fall in a range, and a range ending beyond U+00FF matches only
 		// its first character.
-		f, okf := fnmWideColl(c.foldc(r))
+		f, okf := wideColl(c.foldc(r))
 		if !okf {
 			return false
 		}
-		l, okl := fnmWideColl(pr.a)
+		l, okl := wideColl(pr.a)
 		if !okl || l <= f {
-			h, okh := fnmWideColl(pr.b)
+			h, okh := wideColl(pr.b)
 			if !okh {
 				return okl && l == f
 			}
@@ -1119,14 +1120,14 @@ func (c *fnmCompiler) wideHolds(pr fnmPred, r rune) bool {
 	return false
 }
 
-func fnmWideColl(r rune) (rune, bool) {
+func wideColl(r rune) (rune, bool) {
 	return r, r >= 1 && r <= 0xff
 }
 
-// fnmWideLower is towlower for C.UTF-8 (simple Unicode lowercase mapping).
-func fnmWideLower(r rune) rune {
+// wideLower is towlower for C.UTF-8 (simple Unicode lowercase mapping).
+func wideLower(r rune) rune {
 	if r < 0x80 {
-		return rune(fnmLower[r])
+		return rune(lower[r])
 	}
 	if r > unicode.MaxRune {
 		return r
@@ -1134,38 +1135,40 @@ func fnmWideLower(r rune) rune {
 	return unicode.ToLower(r)
 }
 
-// fnmWideClass approximates glibc's C.UTF-8 character classes with Go's
-// Unicode tables; for ASCII they are exactly the C locale's. Sampling
-// every third code point below U+30000 against glibc 2.36 differs for
-// under 0.1% of the tests, nearly all on characters newer than Unicode 14.
-func fnmWideClass(k int, r rune) bool {
+// wideClass approximates glibc's C.UTF-8 character classes with Go's
+// Unicode tables; for ASCII they are exactly the C locale's. Go's tables
+// are used rather than a copy of glibc's: they disagree only on rare
+// characters, mostly those newer than glibc 2.36's Unicode 14, and a
+// match on such a character is not worth carrying glibc's tables for
+// (bench/NOTES.md records the sampled difference).
+func wideClass(k int, r rune) bool {
 	if r < 0x80 {
-		return k < len(fnmByteClasses) && fnmByteClasses[k].has(int(r))
+		return k < len(byteClasses) && byteClasses[k].has(int(r))
 	}
 	if r > unicode.MaxRune {
 		return false
 	}
-	switch fnmClassNames[k] {
+	switch classNames[k] {
 	case "alnum":
-		return fnmWideAlpha(r)
+		return wideAlpha(r)
 	case "alpha":
-		return fnmWideAlpha(r)
+		return wideAlpha(r)
 	case "blank":
-		return fnmWideBlank(r)
+		return wideBlank(r)
 	case "cntrl":
 		return unicode.Is(unicode.Cc, r) || r == 0x2028 || r == 0x2029
 	case "digit", "xdigit":
 		return false // only ASCII digits, as ISO C requires
 	case "graph":
-		return fnmWidePrint(r) && !fnmWideSpace(r)
+		return widePrint(r) && !wideSpace(r)
 	case "lower":
 		return unicode.In(r, unicode.Ll, unicode.Other_Lowercase) || unicode.ToUpper(r) != r
 	case "print":
-		return fnmWidePrint(r)
+		return widePrint(r)
 	case "punct":
-		return fnmWidePrint(r) && !fnmWideSpace(r) && !fnmWideAlpha(r)
+		return widePrint(r) && !wideSpace(r) && !wideAlpha(r)
 	case "space":
-		return fnmWideSpace(r)
+		return wideSpace(r)
 	case "upper":
 		return unicode.In(r, unicode.Lu, unicode.Other_Uppercase) || unicode.ToLower(r) != r
 	case "combining":
@@ -1174,32 +1177,32 @@ func fnmWideClass(k int, r rune) bool {
 	return false
 }
 
-// fnmWideAlpha: Unicode Alphabetic, plus non-ASCII digits (glibc puts them
+// wideAlpha: Unicode Alphabetic, plus non-ASCII digits (glibc puts them
 // in alpha so that iswalnum accepts them).
-func fnmWideAlpha(r rune) bool {
+func wideAlpha(r rune) bool {
 	return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_Alphabetic, unicode.Nd)
 }
 
-func fnmWideBlank(r rune) bool {
+func wideBlank(r rune) bool {
 	return unicode.Is(unicode.Zs, r) && r != 0xa0 && r != 0x2007 && r != 0x202f
 }
 
-func fnmWideSpace(r rune) bool {
-	return fnmWideBlank(r) || r == 0x2028 || r == 0x2029 || r == 0x85
+func wideSpace(r rune) bool {
+	return wideBlank(r) || r == 0x2028 || r == 0x2029 || r == 0x85
 }
 
-func fnmWidePrint(r rune) bool {
+func widePrint(r rune) bool {
 	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S,
 		unicode.Zs, unicode.Cf, unicode.Co)
 }
 
-// fnmDecode converts s to characters as glibc's UTF-8 mbsrtowcs does;
+// decode converts s to characters as glibc's UTF-8 mbsrtowcs does;
 // ok is false when it would fail.
-func fnmDecode(s string) ([]int32, bool) {
+func decode(s string) ([]int32, bool) {
 	var out []int32
 	b := []byte(s)
 	for len(b) > 0 {
-		r, n := fnmDecodeRune(b)
+		r, n := decodeRune(b)
 		if n == 0 {
 			return nil, false
 		}
@@ -1209,13 +1212,13 @@ func fnmDecode(s string) ([]int32, bool) {
 	return out, true
 }
 
-func fnmValid(b []byte) bool {
+func validUTF8(b []byte) bool {
 	for i := 0; i < len(b); {
 		if b[i] < 0x80 {
 			i++
 			continue
 		}
-		_, n := fnmDecodeRune(b[i:])
+		_, n := decodeRune(b[i:])
 		if n == 0 {
 			return false
 		}
@@ -1224,9 +1227,9 @@ func fnmValid(b []byte) bool {
 	return true
 }
 
-// fnmDecodeRune decodes one character as glibc's UTF-8 converter does
+// decodeRune decodes one character as glibc's UTF-8 converter does
 // (mbchar.Decode); n == 0 means invalid or cut short.
-func fnmDecodeRune(b []byte) (r rune, n int) {
+func decodeRune(b []byte) (r rune, n int) {
 	r, n, st := mbchar.Decode(b)
 	if st != mbchar.Valid {
 		return 0, 0
@@ -1237,7 +1240,7 @@ func fnmDecodeRune(b []byte) (r rune, n int) {
 // ---------------------------------------------------------------------
 // Byte helpers
 
-var fnmLower = func() (t [256]byte) {
+var lower = func() (t [256]byte) {
 	for i := range t {
 		t[i] = byte(i)
 		if i >= 'A' && i <= 'Z' {
@@ -1247,30 +1250,30 @@ var fnmLower = func() (t [256]byte) {
 	return
 }()
 
-// fnmEqualFold compares a name with a lowercased literal of the same length.
-func fnmEqualFold(name, lit []byte) bool {
+// equalFold compares a name with a lowercased literal of the same length.
+func equalFold(name, lit []byte) bool {
 	for i, b := range lit {
-		if fnmLower[name[i]] != b {
+		if lower[name[i]] != b {
 			return false
 		}
 	}
 	return true
 }
 
-func fnmContainsFold(name, lit []byte) bool {
+func containsFold(name, lit []byte) bool {
 	if len(lit) == 0 {
 		return true
 	}
 	first := lit[0]
 	for i := 0; i+len(lit) <= len(name); i++ {
-		if fnmLower[name[i]] == first && fnmEqualFold(name[i:i+len(lit)], lit) {
+		if lower[name[i]] == first && equalFold(name[i:i+len(lit)], lit) {
 			return true
 		}
 	}
 	return false
 }
 
-func fnmIsASCII(s string) bool {
+func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -1279,7 +1282,7 @@ func fnmIsASCII(s string) bool {
 	return true
 }
 
-func fnmIsASCIIBytes(b []byte) bool {
+func isASCIIBytes(b []byte) bool {
 	for _, c := range b {
 		if c >= 0x80 {
 			return false
@@ -1288,19 +1291,19 @@ func fnmIsASCIIBytes(b []byte) bool {
 	return true
 }
 
-// fnmSet256 is a set of bytes.
-type fnmSet256 [4]uint64
+// byteSet is a set of bytes.
+type byteSet [4]uint64
 
-func (s *fnmSet256) add(b int)      { s[b>>6] |= 1 << (uint(b) & 63) }
-func (s *fnmSet256) has(b int) bool { return s[b>>6]&(1<<(uint(b)&63)) != 0 }
-func (s *fnmSet256) empty() bool    { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s *fnmSet256) and(o *fnmSet256) {
+func (s *byteSet) add(b int)      { s[b>>6] |= 1 << (uint(b) & 63) }
+func (s *byteSet) has(b int) bool { return s[b>>6]&(1<<(uint(b)&63)) != 0 }
+func (s *byteSet) empty() bool    { return s[0]|s[1]|s[2]|s[3] == 0 }
+func (s *byteSet) and(o *byteSet) {
 	s[0], s[1], s[2], s[3] = s[0]&o[0], s[1]&o[1], s[2]&o[2], s[3]&o[3]
 }
-func (s *fnmSet256) andNot(o *fnmSet256) {
+func (s *byteSet) andNot(o *byteSet) {
 	s[0], s[1], s[2], s[3] = s[0]&^o[0], s[1]&^o[1], s[2]&^o[2], s[3]&^o[3]
 }
-func (s *fnmSet256) each(f func(b int)) {
+func (s *byteSet) each(f func(b int)) {
 	for w := 0; w < 4; w++ {
 		for x := s[w]; x != 0; x &= x - 1 {
 			f(w*64 + bits.TrailingZeros64(x))
@@ -1308,7 +1311,7 @@ func (s *fnmSet256) each(f func(b int)) {
 	}
 }
 
-func fnmSetOf(f func(b int) bool) (s fnmSet256) {
+func setOf(f func(b int) bool) (s byteSet) {
 	for b := 0; b < 256; b++ {
 		if f(b) {
 			s.add(b)
@@ -1317,16 +1320,16 @@ func fnmSetOf(f func(b int) bool) (s fnmSet256) {
 	return
 }
 
-// fnmRangeSet is the set of bytes lo..hi.
-func fnmRangeSet(lo, hi int) (s fnmSet256) {
+// rangeSet is the set of bytes lo..hi.
+func rangeSet(lo, hi int) (s byteSet) {
 	for w := 0; w < 4; w++ {
-		s[w] = fnmWordRange(lo-w*64, hi-w*64)
+		s[w] = wordRange(lo-w*64, hi-w*64)
 	}
 	return
 }
 
-// fnmWordRange is the mask of bits lo..hi (clipped to 0..63) of one word.
-func fnmWordRange(lo, hi int) uint64 {
+// wordRange is the mask of bits lo..hi (clipped to 0..63) of one word.
+func wordRange(lo, hi int) uint64 {
 	if lo < 0 {
 		lo = 0
 	}
@@ -1341,28 +1344,28 @@ func fnmWordRange(lo, hi int) uint64 {
 }
 
 var (
-	fnmUpperSet = fnmSetOf(func(b int) bool { return b >= 'A' && b <= 'Z' })
-	fnmLowerSet = fnmSetOf(func(b int) bool { return b >= 'a' && b <= 'z' })
+	upperSet = setOf(func(b int) bool { return b >= 'A' && b <= 'Z' })
+	lowerSet = setOf(func(b int) bool { return b >= 'a' && b <= 'z' })
 
-	// fnmByteClasses are the C locale's classes, indexed like fnmClassNames
+	// byteClasses are the C locale's classes, indexed like classNames
 	// (no entry for "combining", which C does not define).
-	fnmByteClasses = func() (t [12]fnmSet256) {
+	byteClasses = func() (t [12]byteSet) {
 		digit := func(b int) bool { return b >= '0' && b <= '9' }
-		alpha := func(b int) bool { return fnmUpperSet.has(b) || fnmLowerSet.has(b) }
+		alpha := func(b int) bool { return upperSet.has(b) || lowerSet.has(b) }
 		graph := func(b int) bool { return b > ' ' && b < 0x7f }
 		space := func(b int) bool { return b == ' ' || (b >= '\t' && b <= '\r') }
-		t[0] = fnmSetOf(func(b int) bool { return alpha(b) || digit(b) })
-		t[1] = fnmSetOf(alpha)
-		t[2] = fnmSetOf(func(b int) bool { return b == ' ' || b == '\t' })
-		t[3] = fnmSetOf(func(b int) bool { return b < ' ' || b == 0x7f })
-		t[4] = fnmSetOf(digit)
-		t[5] = fnmSetOf(graph)
-		t[6] = fnmLowerSet
-		t[7] = fnmSetOf(func(b int) bool { return b >= ' ' && b < 0x7f })
-		t[8] = fnmSetOf(func(b int) bool { return graph(b) && !alpha(b) && !digit(b) })
-		t[9] = fnmSetOf(space)
-		t[10] = fnmUpperSet
-		t[11] = fnmSetOf(func(b int) bool {
+		t[0] = setOf(func(b int) bool { return alpha(b) || digit(b) })
+		t[1] = setOf(alpha)
+		t[2] = setOf(func(b int) bool { return b == ' ' || b == '\t' })
+		t[3] = setOf(func(b int) bool { return b < ' ' || b == 0x7f })
+		t[4] = setOf(digit)
+		t[5] = setOf(graph)
+		t[6] = lowerSet
+		t[7] = setOf(func(b int) bool { return b >= ' ' && b < 0x7f })
+		t[8] = setOf(func(b int) bool { return graph(b) && !alpha(b) && !digit(b) })
+		t[9] = setOf(space)
+		t[10] = upperSet
+		t[11] = setOf(func(b int) bool {
 			return digit(b) || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F')
 		})
 		return

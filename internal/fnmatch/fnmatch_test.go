@@ -1,4 +1,4 @@
-package predicate
+package fnmatch
 
 import (
 	"bytes"
@@ -21,10 +21,10 @@ import (
 // values written in the tables are checked against it too, so they cannot
 // drift from what GNU find (which calls glibc's fnmatch) really does.
 
-// fnmOracleSrc reads "FOLD<TAB>HEXPATTERN<TAB>HEXNAME" lines and prints
+// oracleSrc reads "FOLD<TAB>HEXPATTERN<TAB>HEXNAME" lines and prints
 // 1 (match), 0 (FNM_NOMATCH) or E (other return) per line. Hex keeps any
 // byte intact. With the argument "libc" it prints the libc version.
-const fnmOracleSrc = `
+const oracleSrc = `
 #define _GNU_SOURCE
 #include <fnmatch.h>
 #include <locale.h>
@@ -85,23 +85,23 @@ int main(int argc, char **argv) {
 }
 `
 
-type fnmQuery struct {
+type query struct {
 	pat, name string
 	fold      bool
 }
 
-type fnmOracle struct{ bin string }
+type oracle struct{ bin string }
 
-// newFnmOracle builds the C helper. A missing compiler ends the test
+// newOracle builds the C helper. A missing compiler ends the test
 // through testtool.CC (a skip off CI, a failure under CI); a non-glibc
 // libc fails it: without the oracle these tests prove nothing.
-func newFnmOracle(t testing.TB) *fnmOracle {
+func newOracle(t testing.TB) *oracle {
 	t.Helper()
 	cc := testtool.CC(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "fnmatch_oracle.c")
 	bin := filepath.Join(dir, "fnmatch_oracle")
-	if err := os.WriteFile(src, []byte(fnmOracleSrc), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(oracleSrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(cc, "-O2", "-o", bin, src).CombinedOutput(); err != nil {
@@ -114,12 +114,12 @@ func newFnmOracle(t testing.TB) *fnmOracle {
 	if !strings.HasPrefix(string(out), "glibc ") {
 		t.Fatalf("fnmatch oracle: the C library is not glibc (%q); gfind reproduces glibc's fnmatch", strings.TrimSpace(string(out)))
 	}
-	return &fnmOracle{bin: bin}
+	return &oracle{bin: bin}
 }
 
-// fnmEnv is the environment with only the wanted locale: LANG or LC_* from
+// localeEnv is the environment with only the wanted locale: LANG or LC_* from
 // the user would change glibc's answers, and POSIXLY_CORRECT changes '^'.
-func fnmEnv(locale string) []string {
+func localeEnv(locale string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -132,7 +132,7 @@ func fnmEnv(locale string) []string {
 }
 
 // query answers qs in one run of the helper.
-func (o *fnmOracle) query(t testing.TB, locale string, qs []fnmQuery) []bool {
+func (o *oracle) query(t testing.TB, locale string, qs []query) []bool {
 	t.Helper()
 	var in bytes.Buffer
 	for _, q := range qs {
@@ -143,7 +143,7 @@ func (o *fnmOracle) query(t testing.TB, locale string, qs []fnmQuery) []bool {
 		fmt.Fprintf(&in, "%d\t%s\t%s\n", fold, hex.EncodeToString([]byte(q.pat)), hex.EncodeToString([]byte(q.name)))
 	}
 	cmd := exec.Command(o.bin)
-	cmd.Env = fnmEnv(locale)
+	cmd.Env = localeEnv(locale)
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -176,10 +176,10 @@ func (o *fnmOracle) query(t testing.TB, locale string, qs []fnmQuery) []bool {
 // hasLocale reports whether glibc has the locale: the helper exits with
 // status 2 when setlocale fails. Debian's libc-bin has C.UTF-8, so under
 // CI a missing locale fails t; off CI it is logged.
-func (o *fnmOracle) hasLocale(t testing.TB, locale string) bool {
+func (o *oracle) hasLocale(t testing.TB, locale string) bool {
 	t.Helper()
 	cmd := exec.Command(o.bin)
-	cmd.Env = fnmEnv(locale)
+	cmd.Env = localeEnv(locale)
 	err := cmd.Run()
 	switch {
 	case err == nil:
@@ -192,254 +192,254 @@ func (o *fnmOracle) hasLocale(t testing.TB, locale string) bool {
 	return false
 }
 
-type fnmCase struct {
+type testCase struct {
 	pat, name string
 	fold      bool
 	want      bool
 }
 
 const (
-	fnmNoFold = false
-	fnmFold   = true
+	noFold = false
+	caseFold   = true
 )
 
-// fnmTable covers every feature and every quirk found in glibc 2.36. The
+// table covers every feature and every quirk found in glibc 2.36. The
 // want column is checked against glibc as well as against the Go matcher.
-var fnmTable = []fnmCase{
+var table = []testCase{
 	// Plain characters.
-	{"", "", fnmNoFold, true},
-	{"", "a", fnmNoFold, false},
-	{"a", "a", fnmNoFold, true},
-	{"a", "A", fnmNoFold, false},
-	{"abc", "abc", fnmNoFold, true},
-	{"abc", "abd", fnmNoFold, false},
-	{"abc", "abcd", fnmNoFold, false},
-	{"{a,b}", "a", fnmNoFold, false}, // no brace expansion
-	{"{a,b}", "{a,b}", fnmNoFold, true},
+	{"", "", noFold, true},
+	{"", "a", noFold, false},
+	{"a", "a", noFold, true},
+	{"a", "A", noFold, false},
+	{"abc", "abc", noFold, true},
+	{"abc", "abd", noFold, false},
+	{"abc", "abcd", noFold, false},
+	{"{a,b}", "a", noFold, false}, // no brace expansion
+	{"{a,b}", "{a,b}", noFold, true},
 
 	// Star: crosses '/', matches leading dots.
-	{"*", "", fnmNoFold, true},
-	{"*", "abc", fnmNoFold, true},
-	{"*", ".hidden", fnmNoFold, true},
-	{".*", ".hidden", fnmNoFold, true},
-	{"*", "a/b", fnmNoFold, true},
-	{"*/foo", "./a/b/foo", fnmNoFold, true},
-	{"./a*foo", "./a/b/foo", fnmNoFold, true},
-	{"a*", "a", fnmNoFold, true},
-	{"a*", "ba", fnmNoFold, false},
-	{"*a", "ba", fnmNoFold, true},
-	{"*.log", "x.log", fnmNoFold, true},
-	{"*.log", "x.log.1", fnmNoFold, false},
-	{"*.log", ".log", fnmNoFold, true},
-	{"*foo*", "xfooy", fnmNoFold, true},
-	{"*foo*", "xfoy", fnmNoFold, false},
-	{"**", "x", fnmNoFold, true},
-	{"*?", "", fnmNoFold, false},
-	{"*?", "a", fnmNoFold, true},
-	{"?*?", "a", fnmNoFold, false},
-	{"?*?", "ab", fnmNoFold, true},
-	{"a*b*c", "abcbc", fnmNoFold, true},
-	{"*a*b*c", "xaxbxc", fnmNoFold, true},
-	{"*a*a*a*a*a*a*a*b", strings.Repeat("a", 60), fnmNoFold, false},
-	{"*ab", "aab", fnmNoFold, true},
+	{"*", "", noFold, true},
+	{"*", "abc", noFold, true},
+	{"*", ".hidden", noFold, true},
+	{".*", ".hidden", noFold, true},
+	{"*", "a/b", noFold, true},
+	{"*/foo", "./a/b/foo", noFold, true},
+	{"./a*foo", "./a/b/foo", noFold, true},
+	{"a*", "a", noFold, true},
+	{"a*", "ba", noFold, false},
+	{"*a", "ba", noFold, true},
+	{"*.log", "x.log", noFold, true},
+	{"*.log", "x.log.1", noFold, false},
+	{"*.log", ".log", noFold, true},
+	{"*foo*", "xfooy", noFold, true},
+	{"*foo*", "xfoy", noFold, false},
+	{"**", "x", noFold, true},
+	{"*?", "", noFold, false},
+	{"*?", "a", noFold, true},
+	{"?*?", "a", noFold, false},
+	{"?*?", "ab", noFold, true},
+	{"a*b*c", "abcbc", noFold, true},
+	{"*a*b*c", "xaxbxc", noFold, true},
+	{"*a*a*a*a*a*a*a*b", strings.Repeat("a", 60), noFold, false},
+	{"*ab", "aab", noFold, true},
 
 	// Question mark: any single byte, '/' and '.' included.
-	{"?", "a", fnmNoFold, true},
-	{"?", "", fnmNoFold, false},
-	{"?", "/", fnmNoFold, true},
-	{"?", ".", fnmNoFold, true},
-	{"??", "a", fnmNoFold, false},
+	{"?", "a", noFold, true},
+	{"?", "", noFold, false},
+	{"?", "/", noFold, true},
+	{"?", ".", noFold, true},
+	{"??", "a", noFold, false},
 
 	// Backslash.
-	{`\*`, "*", fnmNoFold, true},
-	{`\*`, "a", fnmNoFold, false},
-	{`\?`, "?", fnmNoFold, true},
-	{`\?`, "a", fnmNoFold, false},
-	{`\a`, "a", fnmNoFold, true},
-	{`\\`, `\`, fnmNoFold, true},
-	{`\[a]`, "[a]", fnmNoFold, true},
-	{`a\`, `a\`, fnmNoFold, false}, // trailing backslash never matches
-	{`a\`, "a", fnmNoFold, false},
-	{`\`, `\`, fnmNoFold, false},
-	{`*\`, `a\`, fnmNoFold, false},
+	{`\*`, "*", noFold, true},
+	{`\*`, "a", noFold, false},
+	{`\?`, "?", noFold, true},
+	{`\?`, "a", noFold, false},
+	{`\a`, "a", noFold, true},
+	{`\\`, `\`, noFold, true},
+	{`\[a]`, "[a]", noFold, true},
+	{`a\`, `a\`, noFold, false}, // trailing backslash never matches
+	{`a\`, "a", noFold, false},
+	{`\`, `\`, noFold, false},
+	{`*\`, `a\`, noFold, false},
 
 	// Bracket basics.
-	{"[abc]", "b", fnmNoFold, true},
-	{"[abc]", "d", fnmNoFold, false},
-	{"[abc]", "", fnmNoFold, false},
-	{"[a-z]", "m", fnmNoFold, true},
-	{"[a-z]", "M", fnmNoFold, false},
-	{"[!a-z]", "M", fnmNoFold, true},
-	{"[^a-z]", "M", fnmNoFold, true},
-	{"[!a]", "a", fnmNoFold, false},
-	{"[]]", "]", fnmNoFold, true},
-	{"[]a]", "a", fnmNoFold, true},
-	{"[!]]", "]", fnmNoFold, false},
-	{"[!]]", "a", fnmNoFold, true},
-	{"[]-a]", "^", fnmNoFold, true},
-	{"[a-]", "-", fnmNoFold, true},
-	{"[-a]", "-", fnmNoFold, true},
-	{"[z-a]", "m", fnmNoFold, false},
-	{"[[]", "[", fnmNoFold, true},
-	{"a[/]b", "a/b", fnmNoFold, true},
-	{"[.]*", ".x", fnmNoFold, true},
-	{"[*]", "*", fnmNoFold, true},
-	{"[*]", "a", fnmNoFold, false},
-	{"[a]]", "a]", fnmNoFold, true},
+	{"[abc]", "b", noFold, true},
+	{"[abc]", "d", noFold, false},
+	{"[abc]", "", noFold, false},
+	{"[a-z]", "m", noFold, true},
+	{"[a-z]", "M", noFold, false},
+	{"[!a-z]", "M", noFold, true},
+	{"[^a-z]", "M", noFold, true},
+	{"[!a]", "a", noFold, false},
+	{"[]]", "]", noFold, true},
+	{"[]a]", "a", noFold, true},
+	{"[!]]", "]", noFold, false},
+	{"[!]]", "a", noFold, true},
+	{"[]-a]", "^", noFold, true},
+	{"[a-]", "-", noFold, true},
+	{"[-a]", "-", noFold, true},
+	{"[z-a]", "m", noFold, false},
+	{"[[]", "[", noFold, true},
+	{"a[/]b", "a/b", noFold, true},
+	{"[.]*", ".x", noFold, true},
+	{"[*]", "*", noFold, true},
+	{"[*]", "a", noFold, false},
+	{"[a]]", "a]", noFold, true},
 
 	// Classes.
-	{"[[:alpha:]]", "a", fnmNoFold, true},
-	{"[[:alpha:]]", "1", fnmNoFold, false},
-	{"[[:digit:]]", "7", fnmNoFold, true},
-	{"[[:alnum:]_]", "_", fnmNoFold, true},
-	{"[[:space:]]", "\v", fnmNoFold, true},
-	{"[[:upper:]]", "A", fnmNoFold, true},
-	{"[[:upper:]]", "a", fnmNoFold, false},
-	{"[[:lower:]]", "a", fnmNoFold, true},
-	{"[[:punct:]]", "!", fnmNoFold, true},
-	{"[[:xdigit:]]", "f", fnmNoFold, true},
-	{"[[:xdigit:]]", "g", fnmNoFold, false},
-	{"[[:cntrl:]]", "\x01", fnmNoFold, true},
-	{"[[:print:]]", " ", fnmNoFold, true},
-	{"[[:graph:]]", " ", fnmNoFold, false},
-	{"[[:blank:]]", "\t", fnmNoFold, true},
-	{"[![:digit:]]", "a", fnmNoFold, true},
-	{"[[:alpha:][:digit:]]", "5", fnmNoFold, true},
-	{"[[:alpha:]]", "\xe9", fnmNoFold, false},    // C locale: no letters above 0x7f
-	{"[[:foo:]]", "f", fnmNoFold, false},         // unknown class: fails...
-	{"[[:foo:]]", "[[:foo:]]", fnmNoFold, false}, // ...and is not literal
-	{"[a[:foo:]]", "a", fnmNoFold, true},         // unless matched before it
-	{"[[:alpha:]", "[:", fnmNoFold, true},        // unclosed: '[' then "[:alpha:]"
-	{"[[:alpha:]", "a", fnmNoFold, false},
-	{"[[:alpha]]", "a]", fnmNoFold, true}, // not a class: a set of "[:alph"
-	{"[[:ALPHA:]]", "A]", fnmNoFold, true},
-	{"[b[:" + strings.Repeat("a", 2046) + "]", "b", fnmNoFold, true},
-	{"[b[:" + strings.Repeat("a", 2047) + "]", "b", fnmNoFold, false}, // CHARCLASS_NAME_MAX
+	{"[[:alpha:]]", "a", noFold, true},
+	{"[[:alpha:]]", "1", noFold, false},
+	{"[[:digit:]]", "7", noFold, true},
+	{"[[:alnum:]_]", "_", noFold, true},
+	{"[[:space:]]", "\v", noFold, true},
+	{"[[:upper:]]", "A", noFold, true},
+	{"[[:upper:]]", "a", noFold, false},
+	{"[[:lower:]]", "a", noFold, true},
+	{"[[:punct:]]", "!", noFold, true},
+	{"[[:xdigit:]]", "f", noFold, true},
+	{"[[:xdigit:]]", "g", noFold, false},
+	{"[[:cntrl:]]", "\x01", noFold, true},
+	{"[[:print:]]", " ", noFold, true},
+	{"[[:graph:]]", " ", noFold, false},
+	{"[[:blank:]]", "\t", noFold, true},
+	{"[![:digit:]]", "a", noFold, true},
+	{"[[:alpha:][:digit:]]", "5", noFold, true},
+	{"[[:alpha:]]", "\xe9", noFold, false},    // C locale: no letters above 0x7f
+	{"[[:foo:]]", "f", noFold, false},         // unknown class: fails...
+	{"[[:foo:]]", "[[:foo:]]", noFold, false}, // ...and is not literal
+	{"[a[:foo:]]", "a", noFold, true},         // unless matched before it
+	{"[[:alpha:]", "[:", noFold, true},        // unclosed: '[' then "[:alpha:]"
+	{"[[:alpha:]", "a", noFold, false},
+	{"[[:alpha]]", "a]", noFold, true}, // not a class: a set of "[:alph"
+	{"[[:ALPHA:]]", "A]", noFold, true},
+	{"[b[:" + strings.Repeat("a", 2046) + "]", "b", noFold, true},
+	{"[b[:" + strings.Repeat("a", 2047) + "]", "b", noFold, false}, // CHARCLASS_NAME_MAX
 
 	// Equivalence classes and collating symbols (C locale: one char).
-	{"[[=a=]]", "a", fnmNoFold, true},
-	{"[[=a=]]", "b", fnmNoFold, false},
-	{"[[=a=]b]", "b", fnmNoFold, true},
-	{"[[=a]", "=", fnmNoFold, true}, // not an equivalence class
-	{"[[.a.]]", "a", fnmNoFold, true},
-	{"[[.-.]]", "-", fnmNoFold, true},
-	{"[[.hyphen.]]", "-", fnmNoFold, false},
-	{"[[.a.]-c]", "b", fnmNoFold, true},
-	{"[a-[.c.]]", "b", fnmNoFold, true},
-	{"[[.a.]-]", "a", fnmNoFold, false}, // after [.a.], a "-" before "]" still counts as a range
-	{"[[.a.]-]", "-", fnmNoFold, true},
+	{"[[=a=]]", "a", noFold, true},
+	{"[[=a=]]", "b", noFold, false},
+	{"[[=a=]b]", "b", noFold, true},
+	{"[[=a]", "=", noFold, true}, // not an equivalence class
+	{"[[.a.]]", "a", noFold, true},
+	{"[[.-.]]", "-", noFold, true},
+	{"[[.hyphen.]]", "-", noFold, false},
+	{"[[.a.]-c]", "b", noFold, true},
+	{"[a-[.c.]]", "b", noFold, true},
+	{"[[.a.]-]", "a", noFold, false}, // after [.a.], a "-" before "]" still counts as a range
+	{"[[.a.]-]", "-", noFold, true},
 
 	// Backslash inside brackets.
-	{`[\]]`, "]", fnmNoFold, true},
-	{`[\]]`, `\`, fnmNoFold, false},
-	{`[a\-z]`, "-", fnmNoFold, true},
-	{`[a\-z]`, "m", fnmNoFold, false},
-	{`[\!a]`, "!", fnmNoFold, true},
-	{`[a-\z]`, "m", fnmNoFold, true},
-	{`[\`, `[\`, fnmNoFold, false},
+	{`[\]]`, "]", noFold, true},
+	{`[\]]`, `\`, noFold, false},
+	{`[a\-z]`, "-", noFold, true},
+	{`[a\-z]`, "m", noFold, false},
+	{`[\!a]`, "!", noFold, true},
+	{`[a-\z]`, "m", noFold, true},
+	{`[\`, `[\`, noFold, false},
 
 	// Unclosed brackets: literal '[' unless the scan matched or failed.
-	{"[a-", "[a-", fnmNoFold, false},
-	{"[a-", "a", fnmNoFold, false},
-	{"[", "[", fnmNoFold, true},
-	{"[ab", "[ab", fnmNoFold, true},
-	{"[ab", "a", fnmNoFold, false},
-	{"[[", "[[", fnmNoFold, true},
-	{"[!", "[!", fnmNoFold, true},
-	{"[]", "[]", fnmNoFold, true},
-	{"[]", "]", fnmNoFold, false},
-	{"a[", "a[", fnmNoFold, true},
-	{"*[", "x[", fnmNoFold, true},
-	{"[*", "[xyz", fnmNoFold, true},
-	{"[*", "*", fnmNoFold, false},
+	{"[a-", "[a-", noFold, false},
+	{"[a-", "a", noFold, false},
+	{"[", "[", noFold, true},
+	{"[ab", "[ab", noFold, true},
+	{"[ab", "a", noFold, false},
+	{"[[", "[[", noFold, true},
+	{"[!", "[!", noFold, true},
+	{"[]", "[]", noFold, true},
+	{"[]", "]", noFold, false},
+	{"a[", "a[", noFold, true},
+	{"*[", "x[", noFold, true},
+	{"[*", "[xyz", noFold, true},
+	{"[*", "*", noFold, false},
 
 	// FNM_CASEFOLD.
-	{"abc", "ABC", fnmFold, true},
-	{"ABC", "abc", fnmFold, true},
-	{"*.LOG", "x.log", fnmFold, true},
-	{"Foo*", "fOOBAR", fnmFold, true},
-	{"*OO*", "xfoo", fnmFold, true},
-	{`\A`, "a", fnmFold, true},
-	{"[A-Z]", "a", fnmFold, true},
-	{"[a-z]", "Q", fnmFold, true},
-	{"[!a]", "A", fnmFold, false},
-	{"[[:upper:]]", "a", fnmFold, false}, // classes see the name unfolded
-	{"[[:lower:]]", "A", fnmFold, false},
-	{"[[:upper:]]", "A", fnmFold, true},
-	{"[[=A=]]", "a", fnmFold, false}, // so do [=x=] and [.x.]
-	{"[[.A.]]", "a", fnmFold, false},
-	{"[Z-a]", "_", fnmNoFold, true},
-	{"[Z-a]", "_", fnmFold, false}, // folded to [z-a]: empty
-	{"\xc3\xa9", "\xc3\x89", fnmFold, false},
+	{"abc", "ABC", caseFold, true},
+	{"ABC", "abc", caseFold, true},
+	{"*.LOG", "x.log", caseFold, true},
+	{"Foo*", "fOOBAR", caseFold, true},
+	{"*OO*", "xfoo", caseFold, true},
+	{`\A`, "a", caseFold, true},
+	{"[A-Z]", "a", caseFold, true},
+	{"[a-z]", "Q", caseFold, true},
+	{"[!a]", "A", caseFold, false},
+	{"[[:upper:]]", "a", caseFold, false}, // classes see the name unfolded
+	{"[[:lower:]]", "A", caseFold, false},
+	{"[[:upper:]]", "A", caseFold, true},
+	{"[[=A=]]", "a", caseFold, false}, // so do [=x=] and [.x.]
+	{"[[.A.]]", "a", caseFold, false},
+	{"[Z-a]", "_", noFold, true},
+	{"[Z-a]", "_", caseFold, false}, // folded to [z-a]: empty
+	{"\xc3\xa9", "\xc3\x89", caseFold, false},
 
 	// Bytes above 0x7f are plain bytes in the C locale.
-	{"\xff", "\xff", fnmNoFold, true},
-	{"?", "\xc3\xa9", fnmNoFold, false},
-	{"??", "\xc3\xa9", fnmNoFold, true},
-	{"[\x80-\xff]", "\xe9", fnmNoFold, true},
-	{"[!\x80-\xff]", "\xe9", fnmNoFold, false},
-	{"*\xa9", "\xc3\xa9", fnmNoFold, true},
+	{"\xff", "\xff", noFold, true},
+	{"?", "\xc3\xa9", noFold, false},
+	{"??", "\xc3\xa9", noFold, true},
+	{"[\x80-\xff]", "\xe9", noFold, true},
+	{"[!\x80-\xff]", "\xe9", noFold, false},
+	{"*\xa9", "\xc3\xa9", noFold, true},
 }
 
-func TestGlobTable(t *testing.T) {
-	qs := make([]fnmQuery, len(fnmTable))
-	for i, c := range fnmTable {
-		qs[i] = fnmQuery{c.pat, c.name, c.fold}
+func TestTable(t *testing.T) {
+	qs := make([]query, len(table))
+	for i, c := range table {
+		qs[i] = query{c.pat, c.name, c.fold}
 	}
-	glibc := newFnmOracle(t).query(t, "C", qs)
-	for i, c := range fnmTable {
+	glibc := newOracle(t).query(t, "C", qs)
+	for i, c := range table {
 		if glibc[i] != c.want {
 			t.Errorf("table is wrong: glibc fnmatch(%q, %q, fold=%v) = %v, table says %v", c.pat, c.name, c.fold, glibc[i], c.want)
 		}
 		for _, fast := range []bool{true, false} {
-			if got := newGlob(c.pat, c.fold, false, fast).match([]byte(c.name)); got != c.want {
-				t.Errorf("glob(%q, fold=%v, fast=%v).match(%q) = %v, want %v", c.pat, c.fold, fast, c.name, got, c.want)
+			if got := compile(c.pat, c.fold, false, fast).Match([]byte(c.name)); got != c.want {
+				t.Errorf("compile(%q, fold=%v, fast=%v).Match(%q) = %v, want %v", c.pat, c.fold, fast, c.name, got, c.want)
 			}
 		}
 	}
 }
 
-// TestGlobFastPaths checks that the shortcuts are taken where expected.
-func TestGlobFastPaths(t *testing.T) {
+// TestFastPaths checks that the shortcuts are taken where expected.
+func TestFastPaths(t *testing.T) {
 	for _, c := range []struct {
 		pat  string
-		want fnmFast
+		want shortcut
 	}{
-		{"foo", fnmFastLiteral},
-		{"", fnmFastLiteral},
-		{`\*x`, fnmFastLiteral},
-		{"*.log", fnmFastSuffix},
-		{"**.log", fnmFastSuffix},
-		{"foo*", fnmFastPrefix},
-		{"*foo*", fnmFastContains},
-		{"*", fnmFastAll},
-		{"***", fnmFastAll},
-		{"a*b", fnmFastNone},
-		{"*.[ch]", fnmFastNone},
-		{"?.c", fnmFastNone},
-		{`a\`, fnmFastNone},
+		{"foo", fastLiteral},
+		{"", fastLiteral},
+		{`\*x`, fastLiteral},
+		{"*.log", fastSuffix},
+		{"**.log", fastSuffix},
+		{"foo*", fastPrefix},
+		{"*foo*", fastContains},
+		{"*", fastAll},
+		{"***", fastAll},
+		{"a*b", fastNone},
+		{"*.[ch]", fastNone},
+		{"?.c", fastNone},
+		{`a\`, fastNone},
 	} {
 		for _, fold := range []bool{false, true} {
-			if got := compileGlob(c.pat, fold).fast; got != c.want {
-				t.Errorf("compileGlob(%q, %v).fast = %v, want %v", c.pat, fold, got, c.want)
+			if got := Compile(c.pat, fold).fast; got != c.want {
+				t.Errorf("Compile(%q, %v).fast = %v, want %v", c.pat, fold, got, c.want)
 			}
 		}
 	}
 }
 
-// fnmAtoms are the pieces random patterns are made of: every character
+// syntaxAtoms are the pieces random patterns are made of: every character
 // with a meaning to fnmatch, class and collation syntax, and a few plain
 // and high bytes.
-var fnmAtoms = []string{
+var syntaxAtoms = []string{
 	"a", "b", "A", "B", "x", "*", "*", "?", "[", "[", "]", "]", "!", "^", "-", "-",
 	`\`, "/", ".", ":", "=", "[:alpha:]", "[:upper:]", "[:lower:]", "[:digit:]",
 	"[:punct:]", "[:foo:]", "[:", ":]", "[=a=]", "[=", "=]", "[.a.]", "[.-.]",
 	"[.ab.]", "[.", ".]", "\xff", "\xe9", " ", "z", "Z", "_",
 }
 
-const fnmNameBytes = "abABxz_[]!^-\\/.:= \xff\xe9"
+const nameBytes = "abABxz_[]!^-\\/.:= \xff\xe9"
 
-func fnmRandPattern(r *rand.Rand, atoms []string) string {
+func randPattern(r *rand.Rand, atoms []string) string {
 	var b strings.Builder
 	for n := 1 + r.Intn(8); n > 0; n-- {
 		b.WriteString(atoms[r.Intn(len(atoms))])
@@ -447,7 +447,7 @@ func fnmRandPattern(r *rand.Rand, atoms []string) string {
 	return b.String()
 }
 
-func fnmRandName(r *rand.Rand, alphabet []string, max int) string {
+func randName(r *rand.Rand, alphabet []string, max int) string {
 	var b strings.Builder
 	for n := r.Intn(max + 1); n > 0; n-- {
 		b.WriteString(alphabet[r.Intn(len(alphabet))])
@@ -455,17 +455,17 @@ func fnmRandName(r *rand.Rand, alphabet []string, max int) string {
 	return b.String()
 }
 
-// fnmDerivedName builds a name that has a fair chance of matching pat, so
+// derivedName builds a name that has a fair chance of matching pat, so
 // the differential tests see matches as well as mismatches: stars become
 // random text, '?' a random character, a bracket one character from its
 // inside, and sometimes one character is then replaced.
-func fnmDerivedName(r *rand.Rand, pat string, alphabet []string) string {
+func derivedName(r *rand.Rand, pat string, alphabet []string) string {
 	var b strings.Builder
 	for i := 0; i < len(pat); {
 		_, size := utf8.DecodeRuneInString(pat[i:])
 		switch c := pat[i]; c {
 		case '*':
-			b.WriteString(fnmRandName(r, alphabet, 2))
+			b.WriteString(randName(r, alphabet, 2))
 		case '?':
 			b.WriteString(alphabet[r.Intn(len(alphabet))])
 		case '\\':
@@ -501,7 +501,7 @@ func fnmDerivedName(r *rand.Rand, pat string, alphabet []string) string {
 	return s
 }
 
-func fnmSplitBytes(s string) []string {
+func splitBytes(s string) []string {
 	out := make([]string, len(s))
 	for i := range s {
 		out[i] = s[i : i+1]
@@ -509,14 +509,14 @@ func fnmSplitBytes(s string) []string {
 	return out
 }
 
-// fnmDiff compares the matcher built by mk with glibc on qs.
-func fnmDiff(t *testing.T, o *fnmOracle, locale string, qs []fnmQuery, mk func(pat string, fold, fast bool) *glob) {
+// diff compares the matcher built by mk with glibc on qs.
+func diff(t *testing.T, o *oracle, locale string, qs []query, mk func(pat string, fold, fast bool) *Pattern) {
 	t.Helper()
 	glibc := o.query(t, locale, qs)
 	bad := 0
 	for i, q := range qs {
 		for _, fast := range []bool{true, false} {
-			got := mk(q.pat, q.fold, fast).match([]byte(q.name))
+			got := mk(q.pat, q.fold, fast).Match([]byte(q.name))
 			if got != glibc[i] {
 				bad++
 				if bad <= 30 {
@@ -530,73 +530,73 @@ func fnmDiff(t *testing.T, o *fnmOracle, locale string, qs []fnmQuery, mk func(p
 	}
 }
 
-// TestGlobAgainstGlibc is the deterministic randomized differential test:
+// TestAgainstGlibc is the deterministic randomized differential test:
 // 20,000 random patterns, each against a random name and two names built
 // from the pattern, with and without FNM_CASEFOLD, in one run of the oracle.
-func TestGlobAgainstGlibc(t *testing.T) {
-	o := newFnmOracle(t)
+func TestAgainstGlibc(t *testing.T) {
+	o := newOracle(t)
 	n := 20000
 	if testing.Short() {
 		n = 2000
 	}
 	r := rand.New(rand.NewSource(1))
-	alphabet := fnmSplitBytes(fnmNameBytes)
-	var qs []fnmQuery
+	alphabet := splitBytes(nameBytes)
+	var qs []query
 	for i := 0; i < n; i++ {
-		pat := fnmRandPattern(r, fnmAtoms)
-		names := []string{fnmRandName(r, alphabet, 6), fnmDerivedName(r, pat, alphabet), fnmDerivedName(r, pat, alphabet)}
+		pat := randPattern(r, syntaxAtoms)
+		names := []string{randName(r, alphabet, 6), derivedName(r, pat, alphabet), derivedName(r, pat, alphabet)}
 		for _, name := range names {
 			for _, fold := range []bool{false, true} {
-				qs = append(qs, fnmQuery{pat, name, fold})
+				qs = append(qs, query{pat, name, fold})
 			}
 		}
 	}
-	fnmDiff(t, o, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
+	diff(t, o, "C", qs, func(pat string, fold, fast bool) *Pattern { return compile(pat, fold, false, fast) })
 }
 
-// TestGlobBytesAgainstGlibc checks every byte against every class and a
+// TestBytesAgainstGlibc checks every byte against every class and a
 // grid of ranges, folded and not.
-func TestGlobBytesAgainstGlibc(t *testing.T) {
-	o := newFnmOracle(t)
-	var qs []fnmQuery
+func TestBytesAgainstGlibc(t *testing.T) {
+	o := newOracle(t)
+	var qs []query
 	ends := []byte{0x01, '0', 'A', 'Z', '[', ']', '_', 'a', 'z', 0x7f, 0x80, 0xff}
 	for b := 1; b < 256; b++ {
 		name := string([]byte{byte(b)})
 		for _, fold := range []bool{false, true} {
-			for _, cl := range fnmClassNames {
-				qs = append(qs, fnmQuery{"[[:" + cl + ":]]", name, fold})
+			for _, cl := range classNames {
+				qs = append(qs, query{"[[:" + cl + ":]]", name, fold})
 			}
 			for _, lo := range ends {
 				for _, hi := range ends {
-					qs = append(qs, fnmQuery{"[" + string([]byte{lo, '-', hi}) + "]", name, fold})
+					qs = append(qs, query{"[" + string([]byte{lo, '-', hi}) + "]", name, fold})
 				}
 			}
-			qs = append(qs, fnmQuery{name, name, fold}, fnmQuery{"[" + name + "]", name, fold},
-				fnmQuery{"[!" + name + "]", name, fold}, fnmQuery{"[" + name + "]", "a", fold})
+			qs = append(qs, query{name, name, fold}, query{"[" + name + "]", name, fold},
+				query{"[!" + name + "]", name, fold}, query{"[" + name + "]", "a", fold})
 		}
 	}
-	fnmDiff(t, o, "C", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, false, fast) })
+	diff(t, o, "C", qs, func(pat string, fold, fast bool) *Pattern { return compile(pat, fold, false, fast) })
 	// Single bytes above 0x7f are invalid UTF-8, so a UTF-8 locale
 	// matches them as bytes too, with its own byte classes.
 	if o.hasLocale(t, "C.UTF-8") {
-		fnmDiff(t, o, "C.UTF-8", qs, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+		diff(t, o, "C.UTF-8", qs, func(pat string, fold, fast bool) *Pattern { return compile(pat, fold, true, fast) })
 	}
 }
 
-// fnmUTF8Names are characters that exercise UTF-8 mode: multibyte letters
+// utf8Names are characters that exercise UTF-8 mode: multibyte letters
 // with and without case mappings (including ones folding to ASCII),
 // digits, spaces and marks, a character above U+FFFF, and invalid bytes.
-var fnmUTF8Names = []string{
+var utf8Names = []string{
 	"a", "b", "A", "k", "i", "x", "-", "[", "]", "/", ".",
 	"é", "É", "à", "ß", "Σ", "σ", "日", "\u212a" /* KELVIN SIGN */, "İ",
 	"\u00a0", "\u0301", "٣", "𐐀", "𐐨", "\u00ff", "\u0100",
 	"\xc3", "\xff", "\xed\xa0\x80" /* surrogate */, "\xf4\x90\x80\x80", /* > U+10FFFF */
 }
 
-// TestGlobUTF8AgainstGlibc compares compileGlobUTF8 with glibc under
+// TestUTF8AgainstGlibc compares CompileUTF8 with glibc under
 // LC_ALL=C.UTF-8.
-func TestGlobUTF8AgainstGlibc(t *testing.T) {
-	o := newFnmOracle(t)
+func TestUTF8AgainstGlibc(t *testing.T) {
+	o := newOracle(t)
 	if !o.hasLocale(t, "C.UTF-8") {
 		t.SkipNow()
 	}
@@ -609,30 +609,30 @@ func TestGlobUTF8AgainstGlibc(t *testing.T) {
 	// wildcards that can match a whole multibyte character.
 	wild := []string{"?", "?", "*", "[!a]", "[!é]", "[à-é]", "[Σ-σ]", "[é-à]", "[\\é]", "[[.é.]]", "[[=é=]]",
 		"[a-b", "[!a-\\]", "-", "[!a-b]"}
-	for _, s := range fnmUTF8Names {
+	for _, s := range utf8Names {
 		wild = append(wild, s, "["+s+"]", "[a-"+s+"]", "["+s+"-"+s+"]", "[!"+s+"]")
 	}
-	for _, cl := range fnmClassNames {
+	for _, cl := range classNames {
 		wild = append(wild, "[[:"+cl+":]]", "[![:"+cl+":]]")
 	}
-	var qs []fnmQuery
+	var qs []query
 	for i := 0; i < n; i++ {
-		atoms := fnmAtoms
+		atoms := syntaxAtoms
 		if r.Intn(4) != 0 {
 			atoms = wild
 		}
-		pat := fnmRandPattern(r, atoms)
-		for _, name := range []string{fnmRandName(r, fnmUTF8Names, 4), fnmDerivedName(r, pat, fnmUTF8Names)} {
+		pat := randPattern(r, atoms)
+		for _, name := range []string{randName(r, utf8Names, 4), derivedName(r, pat, utf8Names)} {
 			for _, fold := range []bool{false, true} {
-				qs = append(qs, fnmQuery{pat, name, fold})
+				qs = append(qs, query{pat, name, fold})
 			}
 		}
 	}
 	// Every class against every sample character.
-	for _, name := range fnmUTF8Names {
-		for _, cl := range fnmClassNames {
+	for _, name := range utf8Names {
+		for _, cl := range classNames {
 			for _, fold := range []bool{false, true} {
-				qs = append(qs, fnmQuery{"[[:" + cl + ":]]", name, fold})
+				qs = append(qs, query{"[[:" + cl + ":]]", name, fold})
 			}
 		}
 	}
@@ -642,28 +642,28 @@ func TestGlobUTF8AgainstGlibc(t *testing.T) {
 		{"[^a-[.ab.]", "日"}, {"[a-é]", "à"}, {"[a-é]", "ê"}, {"[à-日]", "à"},
 		{"[à-日]", "á"}, {"[日-日]", "日"},
 	} {
-		qs = append(qs, fnmQuery{c.pat, c.name, false}, fnmQuery{c.pat, c.name, true})
+		qs = append(qs, query{c.pat, c.name, false}, query{c.pat, c.name, true})
 	}
 	// The table, whose C-locale answers must not change for ASCII.
-	for _, c := range fnmTable {
-		qs = append(qs, fnmQuery{c.pat, c.name, c.fold})
+	for _, c := range table {
+		qs = append(qs, query{c.pat, c.name, c.fold})
 	}
 	// Drop the queries where glibc's answer is undefined behaviour.
 	kept := qs[:0]
 	for _, q := range qs {
-		if !fnmUTF8Undefined(q.pat, q.name) {
+		if !utf8Undefined(q.pat, q.name) {
 			kept = append(kept, q)
 		}
 	}
-	fnmDiff(t, o, "C.UTF-8", kept, func(pat string, fold, fast bool) *glob { return newGlob(pat, fold, true, fast) })
+	diff(t, o, "C.UTF-8", kept, func(pat string, fold, fast bool) *Pattern { return compile(pat, fold, true, fast) })
 }
 
-// fnmUTF8Undefined is a conservative test for the one case where glibc's
+// utf8Undefined is a conservative test for the one case where glibc's
 // wide matcher reads past the end of the pattern: a set left open by a
 // trailing "x-" ("[!a-"), matched against a character beyond U+00FF
 // (range_not_matched skips the NUL). Its answer then depends on stale
 // memory; gfind says no match.
-func fnmUTF8Undefined(pat, name string) bool {
+func utf8Undefined(pat, name string) bool {
 	if !strings.HasSuffix(pat, "-") || !strings.Contains(pat, "[") {
 		return false
 	}
@@ -675,9 +675,9 @@ func fnmUTF8Undefined(pat, name string) bool {
 	return false
 }
 
-// TestGlobGNUFind runs GNU find itself on real files for the cases
+// TestGNUFind runs GNU find itself on real files for the cases
 // DESIGN.md 3.6 calls out and a few more.
-func TestGlobGNUFind(t *testing.T) {
+func TestGNUFind(t *testing.T) {
 	find := testtool.GNUFind(t)
 	dir := t.TempDir()
 	files := []string{"{a,b}", "a", "b", "[a-", ".hidden", `a\b`, "A.LOG", "x.log", "[ab", "[[", "é", "日", "d/b/foo", "d/b/bar", "Foo"}
@@ -700,10 +700,10 @@ func TestGlobGNUFind(t *testing.T) {
 		t.Fatal(err)
 	}
 	type findCase struct{ op, pat string }
-	check := func(locale string, mk func(string, bool) *glob, cases []findCase) {
+	check := func(locale string, mk func(string, bool) *Pattern, cases []findCase) {
 		for _, c := range cases {
 			cmd := exec.Command(find, dir, "-mindepth", "1", c.op, c.pat)
-			cmd.Env = fnmEnv(locale)
+			cmd.Env = localeEnv(locale)
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("find %s %q: %v", c.op, c.pat, err)
@@ -720,7 +720,7 @@ func TestGlobGNUFind(t *testing.T) {
 				if c.op == "-name" || c.op == "-iname" {
 					subject = filepath.Base(p)
 				}
-				if g.match([]byte(subject)) {
+				if g.Match([]byte(subject)) {
 					want = append(want, p)
 				}
 			}
@@ -730,23 +730,23 @@ func TestGlobGNUFind(t *testing.T) {
 			}
 		}
 	}
-	check("C", compileGlob, []findCase{
+	check("C", Compile, []findCase{
 		{"-name", "{a,b}"}, {"-name", "[a-"}, {"-name", "*"}, {"-name", `a\b`}, {"-name", `a\\b`},
 		{"-name", "*.log"}, {"-iname", "*.log"}, {"-name", "[[:upper:]]*"}, {"-iname", "[[:upper:]]*"},
 		{"-name", "[ab"}, {"-name", "[["}, {"-name", "?"}, {"-name", "??"}, {"-name", ".*"},
 		{"-path", "*/foo"}, {"-path", dir + "/d*foo"}, {"-ipath", "*/D/B/*"}, {"-iname", "foo"},
 		{"-name", "[!a]"}, {"-iname", "É"},
 	})
-	if newFnmOracle(t).hasLocale(t, "C.UTF-8") {
-		check("C.UTF-8", compileGlobUTF8, []findCase{
+	if newOracle(t).hasLocale(t, "C.UTF-8") {
+		check("C.UTF-8", CompileUTF8, []findCase{
 			{"-name", "?"}, {"-name", "[!a]"}, {"-iname", "É"}, {"-name", "[[:alpha:]]"},
 			{"-name", "??"}, {"-name", "*"}, {"-name", "[a-"},
 		})
 	}
 }
 
-// TestGlobNoAlloc: match runs for every file and must not allocate.
-func TestGlobNoAlloc(t *testing.T) {
+// TestNoAlloc: match runs for every file and must not allocate.
+func TestNoAlloc(t *testing.T) {
 	for _, c := range []struct {
 		pat  string
 		utf8 bool
@@ -756,18 +756,18 @@ func TestGlobNoAlloc(t *testing.T) {
 		{"*[é]*", true, "aéb"}, {"?", true, "é"}, {"*ß*", true, "SS"},
 	} {
 		for _, fold := range []bool{false, true} {
-			g := newGlob(c.pat, fold, c.utf8, true)
+			g := compile(c.pat, fold, c.utf8, true)
 			name := []byte(c.name)
-			if n := testing.AllocsPerRun(100, func() { g.match(name) }); n != 0 {
-				t.Errorf("glob(%q, fold=%v, utf8=%v).match allocates %v times", c.pat, fold, c.utf8, n)
+			if n := testing.AllocsPerRun(100, func() { g.Match(name) }); n != 0 {
+				t.Errorf("compile(%q, fold=%v, utf8=%v).Match allocates %v times", c.pat, fold, c.utf8, n)
 			}
 		}
 	}
 }
 
-// TestGlobLongPattern makes sure pathological patterns compile and match
+// TestLongPattern makes sure pathological patterns compile and match
 // in reasonable time (the compiler is linear-ish per bracket).
-func TestGlobLongPattern(t *testing.T) {
+func TestLongPattern(t *testing.T) {
 	for _, pat := range []string{
 		strings.Repeat("[", 2000),
 		strings.Repeat("[a-b", 1000),
@@ -775,30 +775,30 @@ func TestGlobLongPattern(t *testing.T) {
 		strings.Repeat("[[:alpha:]", 400),
 	} {
 		for _, utf8 := range []bool{false, true} {
-			g := newGlob(pat, true, utf8, true)
-			g.match([]byte(strings.Repeat("a", 4000)))
+			g := compile(pat, true, utf8, true)
+			g.Match([]byte(strings.Repeat("a", 4000)))
 		}
 	}
 }
 
-func FuzzGlob(f *testing.F) {
-	for _, c := range fnmTable {
+func FuzzMatch(f *testing.F) {
+	for _, c := range table {
 		f.Add(c.pat, []byte(c.name), c.fold)
 	}
 	f.Fuzz(func(t *testing.T, pat string, name []byte, fold bool) {
-		g := compileGlob(pat, fold)
-		got := g.match(name)
-		if slow := newGlob(pat, fold, false, false).match(name); slow != got {
+		g := Compile(pat, fold)
+		got := g.Match(name)
+		if slow := compile(pat, fold, false, false).Match(name); slow != got {
 			t.Fatalf("fnmatch(%q, %q, fold=%v): fast path %v, general matcher %v", pat, name, fold, got, slow)
 		}
 		// UTF-8 mode matches characters or else bytes, like glibc.
-		if u := compileGlobUTF8(pat, fold); got && !u.match(name) {
+		if u := CompileUTF8(pat, fold); got && !u.Match(name) {
 			t.Fatalf("fnmatch(%q, %q, fold=%v): UTF-8 mode rejects a byte match", pat, name, fold)
 		}
 		if strings.IndexByte(pat, 0) < 0 && !strings.ContainsAny(pat, `*?[\`) {
 			want := string(name) == pat
 			if fold {
-				want = bytes.Equal(fnmLowerBytes(name), fnmLowerBytes([]byte(pat)))
+				want = bytes.Equal(lowerBytes(name), lowerBytes([]byte(pat)))
 			}
 			if got != want {
 				t.Fatalf("literal fnmatch(%q, %q, fold=%v) = %v", pat, name, fold, got)
@@ -807,8 +807,8 @@ func FuzzGlob(f *testing.F) {
 	})
 }
 
-// fnmLowerBytes is tolower in the C locale, byte by byte.
-func fnmLowerBytes(b []byte) []byte {
+// lowerBytes is tolower in the C locale, byte by byte.
+func lowerBytes(b []byte) []byte {
 	out := make([]byte, len(b))
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
@@ -819,9 +819,9 @@ func fnmLowerBytes(b []byte) []byte {
 	return out
 }
 
-var fnmBenchSink bool
+var benchSink bool
 
-func BenchmarkGlob(b *testing.B) {
+func BenchmarkMatch(b *testing.B) {
 	name := []byte("some_fairly_long_file_name-2024.log")
 	for _, c := range []struct {
 		label, pat string
@@ -844,11 +844,11 @@ func BenchmarkGlob(b *testing.B) {
 		{"utf8-ascii", "*[0-9].lo?", false, true, name},
 		{"utf8-wide", "*[é]?.log", false, true, []byte("fichier_é日.log")},
 	} {
-		g := newGlob(c.pat, c.fold, c.utf8, true)
+		g := compile(c.pat, c.fold, c.utf8, true)
 		b.Run(c.label, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				fnmBenchSink = g.match(c.name)
+				benchSink = g.Match(c.name)
 			}
 		})
 	}
