@@ -3,6 +3,7 @@ package predicate
 import (
 	"strings"
 
+	"github.com/gfind/gfind/internal/gnuregex"
 	"github.com/gfind/gfind/walker"
 )
 
@@ -17,13 +18,13 @@ func init() {
 const costRegex = 10 * costName
 
 // regexNode is -regex PATTERN and -iregex PATTERN: the whole path must
-// match, in the syntax of the last -regextype before it (regexgnu.go).
+// match, in the syntax of the last -regextype before it (gnuregex).
 type regexNode struct {
 	op, pat string
-	g       *gnuRegex
+	g       *gnuregex.Regexp
 }
 
-func (n *regexNode) Eval(e *walker.Entry, _ *State) bool { return n.g.match(e.Path) }
+func (n *regexNode) Eval(e *walker.Entry, _ *State) bool { return n.g.Match(e.Path) }
 
 func (n *regexNode) Facts() Facts {
 	// GNU's estimate_pattern_match_rate(pattern, 1).
@@ -45,11 +46,11 @@ func parseRegex(p *parser, op string) error {
 	}
 	syn := p.regexSyntax()
 	if op == "-iregex" {
-		syn |= rxICase
+		syn |= gnuregex.ICase
 	}
-	g, err := compileGNURegex(pat, syn)
+	g, err := gnuregex.Compile(pat, syn)
 	switch {
-	case err == rxEBackRef:
+	case err == gnuregex.ErrBackRef:
 		return p.errorf("back-references are not supported in %s: '%s'", op, pat)
 	case err != nil:
 		// GNU quotes the pattern with plain quotes, whatever it holds.
@@ -62,14 +63,14 @@ func parseRegex(p *parser, op string) error {
 // regexSyntax is the syntax -regex uses at this point of the command
 // line: that of the last -regextype before it (GNU's positional
 // options.regex_options), or emacs.
-func (p *parser) regexSyntax() rxSyntax {
+func (p *parser) regexSyntax() gnuregex.Syntax {
 	for i := len(p.toks) - 1; i >= 0; i-- {
 		if c, ok := p.toks[i].node.(*constNode); ok && len(c.args) == 2 && c.args[0] == "-regextype" {
-			syn, _ := regexSyntax(c.args[1]) // checked by parseRegextype
+			syn, _ := gnuregex.Lookup(c.args[1]) // checked by parseRegextype
 			return syn
 		}
 	}
-	return rxSyntaxEmacs
+	return gnuregex.Default
 }
 
 // parseRegextype checks the name; the option stays in the expression
@@ -80,13 +81,13 @@ func parseRegextype(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := regexSyntax(name); !ok {
+	if _, ok := gnuregex.Lookup(name); !ok {
 		var list strings.Builder
-		for i, t := range regexTypes {
+		for i, typ := range gnuregex.TypeNames() {
 			if i > 0 {
 				list.WriteString(", ")
 			}
-			list.WriteString(p.quote(t.name))
+			list.WriteString(p.quote(typ))
 		}
 		return p.errorf("Unknown regular expression type %s; valid types are %s.", p.quote(name), list.String())
 	}

@@ -1,4 +1,4 @@
-package predicate
+package gnuregex
 
 // GNU regular expressions (-regex, -iregex) as GNU find 4.9 compiles them
 // with glibc 2.36: re_compile_pattern with the -regextype's syntax bits,
@@ -28,12 +28,12 @@ import (
 	"unicode/utf8"
 )
 
-// rxSyntax is glibc's reg_syntax_t: one bit per syntax option, in the
+// Syntax is glibc's reg_syntax_t: one bit per syntax option, in the
 // order of <regex.h>.
-type rxSyntax uint32
+type Syntax uint32
 
 const (
-	rxBackslashEscapeInLists rxSyntax = 1 << iota
+	rxBackslashEscapeInLists Syntax = 1 << iota
 	rxBkPlusQM
 	rxCharClasses
 	rxContextIndepAnchors
@@ -55,7 +55,7 @@ const (
 	rxNoGNUOps
 	rxDebug
 	rxInvalidIntervalOrd
-	rxICase
+	ICase // RE_ICASE, which -iregex adds to the -regextype's bits
 	rxCaretAnchorsHere
 	rxContextInvalidDup
 	rxNoSub
@@ -63,11 +63,11 @@ const (
 
 // The named syntaxes of <regex.h> (glibc 2.36).
 const (
-	rxSyntaxEmacs         rxSyntax = 0
-	rxSyntaxPosixCommon            = rxCharClasses | rxDotNewline | rxDotNotNull | rxIntervals | rxNoEmptyRanges
-	rxSyntaxPosixBasic             = rxSyntaxPosixCommon | rxBkPlusQM | rxContextInvalidDup
-	rxSyntaxPosixMinBasic          = rxSyntaxPosixCommon | rxLimitedOps
-	rxSyntaxPosixExtended          = rxSyntaxPosixCommon | rxContextIndepAnchors | rxContextIndepOps |
+	rxSyntaxEmacs         Syntax = 0
+	rxSyntaxPosixCommon          = rxCharClasses | rxDotNewline | rxDotNotNull | rxIntervals | rxNoEmptyRanges
+	rxSyntaxPosixBasic           = rxSyntaxPosixCommon | rxBkPlusQM | rxContextInvalidDup
+	rxSyntaxPosixMinBasic        = rxSyntaxPosixCommon | rxLimitedOps
+	rxSyntaxPosixExtended        = rxSyntaxPosixCommon | rxContextIndepAnchors | rxContextIndepOps |
 		rxNoBkBraces | rxNoBkParens | rxNoBkVbar | rxContextInvalidOps | rxUnmatchedRightParenOrd
 	rxSyntaxAwk = rxBackslashEscapeInLists | rxDotNotNull | rxNoBkParens | rxNoBkRefs | rxNoBkVbar |
 		rxNoEmptyRanges | rxDotNewline | rxContextIndepAnchors | rxCharClasses |
@@ -81,13 +81,16 @@ const (
 		(rxContextInvalidOps | rxDotNotNull)
 )
 
+// Default is the syntax -regex has without a -regextype before it.
+const Default = rxSyntaxEmacs
+
 // regexTypes are the -regextype names in the order of findutils'
 // regextype.c, which is the order its error message lists them in.
 // findutils-default is not what find uses without -regextype: that is
 // plain emacs (rxSyntaxEmacs), where '.' does not match a newline.
 var regexTypes = []struct {
 	name string
-	syn  rxSyntax
+	syn  Syntax
 }{
 	{"findutils-default", rxSyntaxEmacs | rxDotNewline},
 	{"ed", rxSyntaxPosixBasic},
@@ -104,14 +107,24 @@ var regexTypes = []struct {
 	{"sed", rxSyntaxPosixBasic},
 }
 
-// regexSyntax returns the syntax bits of a -regextype name.
-func regexSyntax(name string) (rxSyntax, bool) {
+// Lookup returns the syntax bits of a -regextype name.
+func Lookup(name string) (Syntax, bool) {
 	for _, t := range regexTypes {
 		if t.name == name {
 			return t.syn, true
 		}
 	}
 	return 0, false
+}
+
+// TypeNames returns the -regextype names in the order GNU find's error
+// message lists them.
+func TypeNames() []string {
+	names := make([]string, len(regexTypes))
+	for i, t := range regexTypes {
+		names[i] = t.name
+	}
+	return names
 }
 
 // rxDupMax is glibc's RE_DUP_MAX, the largest count of an interval.
@@ -164,6 +177,11 @@ var rxErrText = [...]string{
 }
 
 func (e rxErr) Error() string { return rxErrText[e] }
+
+// ErrBackRef is the error Compile returns for a pattern glibc accepts but
+// gfind cannot match: one with a back-reference. The caller words the
+// message; every other error is glibc's, with glibc's text.
+var ErrBackRef error = rxEBackRef
 
 // Token types, as glibc's re_token_type_t has them.
 type rxTokType uint8
@@ -307,7 +325,7 @@ type rxParser struct {
 	pat []byte // as given
 	up  []byte // as read: uppercased under RE_ICASE, except where noted
 	pos int
-	syn rxSyntax
+	syn Syntax
 	tok rxToken
 
 	nsub      int    // groups opened so far
@@ -319,14 +337,14 @@ type rxParser struct {
 
 // parseGNURegex parses pat with the syntax bits syn into a tree, or
 // returns glibc's error for it.
-func parseGNURegex(pat string, syn rxSyntax) (*rxNode, *rxParser, error) {
+func parseGNURegex(pat string, syn Syntax) (*rxNode, *rxParser, error) {
 	// A C string ends at the first NUL; argv can hold none anyway.
 	if i := strings.IndexByte(pat, 0); i >= 0 {
 		pat = pat[:i]
 	}
 	p := &rxParser{pat: []byte(pat), syn: syn}
 	p.up = p.pat
-	if syn&rxICase != 0 {
+	if syn&ICase != 0 {
 		p.up = make([]byte, len(pat))
 		for i := range p.pat {
 			p.up[i] = toUpperC(p.pat[i])
@@ -350,14 +368,14 @@ func (p *rxParser) fail(e rxErr) *rxNode {
 	return nil
 }
 
-func (p *rxParser) fetch(syn rxSyntax) {
+func (p *rxParser) fetch(syn Syntax) {
 	var n int
 	p.tok, n = p.peek(p.pos, syn)
 	p.pos += n
 }
 
 // peek is glibc's peek_token: the token at i and its length.
-func (p *rxParser) peek(i int, syn rxSyntax) (rxToken, int) {
+func (p *rxParser) peek(i int, syn Syntax) (rxToken, int) {
 	if i >= len(p.up) {
 		return rxToken{typ: rxTEnd}, 0
 	}
@@ -974,7 +992,7 @@ func (p *rxParser) addElem(s *rxSet, e rxElem) rxErr {
 		s.add(e.name[0])
 	case rxElemClass:
 		name := e.name
-		if p.syn&rxICase != 0 && (name == "upper" || name == "lower") {
+		if p.syn&ICase != 0 && (name == "upper" || name == "lower") {
 			name = "alpha"
 		}
 		if !s.addClass(name) {
@@ -1190,16 +1208,17 @@ func (n *rxNode) size() int {
 	return 1
 }
 
-// gnuRegex is a compiled -regex pattern: a Go regexp over Latin-1 runes,
+// Regexp is a compiled -regex pattern: a Go regexp over Latin-1 runes,
 // or for \< and \> a program for rxVM.
-type gnuRegex struct {
+type Regexp struct {
 	re *regexp.Regexp
 	vm *rxVM
 }
 
-// compileGNURegex compiles pat with the syntax bits syn (including
-// rxICase for -iregex) into a matcher of whole paths.
-func compileGNURegex(pat string, syn rxSyntax) (*gnuRegex, error) {
+// Compile compiles pat with the syntax bits syn (including ICase for
+// -iregex) into a matcher of whole paths. Its errors are glibc's
+// (re_compile_pattern's message in the C locale) or ErrBackRef.
+func Compile(pat string, syn Syntax) (*Regexp, error) {
 	tree, p, err := parseGNURegex(pat, syn)
 	if err != nil {
 		return nil, err
@@ -1207,7 +1226,7 @@ func compileGNURegex(pat string, syn rxSyntax) (*gnuRegex, error) {
 	if tree.size() > rxMaxSize {
 		return nil, rxESize
 	}
-	body := tree.toSyntax(syn&rxICase != 0)
+	body := tree.toSyntax(syn&ICase != 0)
 	// re_match must consume the whole path.
 	whole := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
 		{Op: syntax.OpBeginText}, body, {Op: syntax.OpEndText},
@@ -1217,7 +1236,7 @@ func compileGNURegex(pat string, syn rxSyntax) (*gnuRegex, error) {
 		if err != nil {
 			return nil, rxESize
 		}
-		return &gnuRegex{vm: newRxVM(prog)}, nil
+		return &Regexp{vm: newRxVM(prog)}, nil
 	}
 	re, err := regexp.Compile(whole.String())
 	if err != nil {
@@ -1225,15 +1244,16 @@ func compileGNURegex(pat string, syn rxSyntax) (*gnuRegex, error) {
 		// deep) get here.
 		return nil, rxESize
 	}
-	return &gnuRegex{re: re}, nil
+	return &Regexp{re: re}, nil
 }
 
 // rxBufs are buffers for paths re-encoded as Latin-1 UTF-8.
 var rxBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// match reports whether the whole of path matches. It does not allocate
-// once its pools are warm.
-func (g *gnuRegex) match(path []byte) bool {
+// Match reports whether the whole of path matches, as re_match
+// consuming all of it would. It does not allocate once its pools are
+// warm, and is safe for concurrent use.
+func (g *Regexp) Match(path []byte) bool {
 	if g.vm != nil {
 		return g.vm.match(path)
 	}

@@ -1,4 +1,4 @@
-package predicate
+package gnuregex
 
 import (
 	"bufio"
@@ -70,11 +70,11 @@ var rxTokens = []string{"a", "b", "A", "_", "-", ".", "*", "+", "?", `\`, "(", "
 	"[[:alpha:]-z]", "[[.ab.]-z]", `[\]]`, `[\-a]`, "[--a]", "{1", "{,}", `\,`, "(*a)", "(|a)", "()",
 	"^*", "\n$", "{1}{2}", "[[:space:][:punct:]]", "[[.].]]", "\\`\\'", `x\<y`}
 
-// TestRegexAgainstGlibc compares compileGNURegex with glibc itself on
+// TestAgainstGlibc compares Compile with glibc itself on
 // random patterns in every syntax, with subjects that are random or
 // generated from the pattern (so that many match). It needs a C compiler
 // and glibc (testtool.CC).
-func TestRegexAgainstGlibc(t *testing.T) {
+func TestAgainstGlibc(t *testing.T) {
 	cc := testtool.CC(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "oracle.c")
@@ -116,9 +116,9 @@ func TestRegexAgainstGlibc(t *testing.T) {
 		pat := pb.String()
 		syn := ty.syn
 		if icase {
-			syn |= rxICase
+			syn |= ICase
 		}
-		g, gerr := compileGNURegex(pat, syn)
+		g, gerr := Compile(pat, syn)
 		var subjects []string
 		if gerr != rxEBackRef { // glibc can crash matching those
 			chars := "aAbB_-.\n\xff{},*:=0129 z" + pat
@@ -162,7 +162,7 @@ func TestRegexAgainstGlibc(t *testing.T) {
 			fails++
 		default:
 			for j, s := range subjects {
-				if got, want := g.match([]byte(s)), line[j] == '1'; got != want {
+				if got, want := g.Match([]byte(s)), line[j] == '1'; got != want {
 					t.Errorf("%s on %q: gfind %v, glibc %v", name, s, got, want)
 					fails++
 				}
