@@ -41,10 +41,12 @@ package fnmatch
 
 import (
 	"bytes"
-	"github.com/gfind/gfind/internal/mbchar"
 	"math/bits"
 	"strings"
 	"unicode"
+
+	"github.com/gfind/gfind/internal/ctype"
+	"github.com/gfind/gfind/internal/mbchar"
 )
 
 // Pattern is a compiled fnmatch(3) pattern. It is immutable after
@@ -53,7 +55,7 @@ type Pattern struct {
 	pattern string
 	fold    bool
 	fast    shortcut
-	lit     []byte   // fast paths: the literal, lowercased when fold
+	lit     []byte  // fast paths: the literal, lowercased when fold
 	prog    []token // byte (C locale) program; prog[0] is the start
 
 	wide     *wideMatcher // UTF-8 mode only; nil when wide matching can add nothing
@@ -64,23 +66,23 @@ type shortcut uint8
 
 const (
 	fastNone     shortcut = iota // run prog
-	fastLiteral                 // name == lit
-	fastPrefix                  // lit*
-	fastSuffix                  // *lit
-	fastContains                // *lit*
-	fastAll                     // * (or **...)
+	fastLiteral                  // name == lit
+	fastPrefix                   // lit*
+	fastSuffix                   // *lit
+	fastContains                 // *lit*
+	fastAll                      // * (or **...)
 )
 
 type opcode uint8
 
 const (
 	opLit     opcode = iota // name byte == c
-	opLitFold              // lower(name byte) == c
-	opAny                  // ?
-	opStar                 // *
-	opSet                  // [...]: set[b] is the next token, -1 for no match
-	opFail                 // a trailing backslash: never matches
-	opEnd                  // end of pattern: matches the end of the name
+	opLitFold               // lower(name byte) == c
+	opAny                   // ?
+	opStar                  // *
+	opSet                   // [...]: set[b] is the next token, -1 for no match
+	opFail                  // a trailing backslash: never matches
+	opEnd                   // end of pattern: matches the end of the name
 )
 
 type token struct {
@@ -505,17 +507,17 @@ type bracketEnd uint8
 
 const (
 	endClosed bracketEnd = iota // found the closing ']'; pos is just past it
-	endOpen                        // reached the end of the pattern: '[' is literal
-	endError                       // glibc returns FNM_NOMATCH here
+	endOpen                     // reached the end of the pattern: '[' is literal
+	endError                    // glibc returns FNM_NOMATCH here
 )
 
 type predKind uint8
 
 const (
 	predChar  predKind = iota // FOLD(ch) == a
-	predRaw                      // ch == a ([=a=], [.a.])
-	predClass                    // ch is in class a
-	predRange                    // a <= FOLD(ch) <= b in collation order
+	predRaw                   // ch == a ([=a=], [.a.])
+	predClass                 // ch is in class a
+	predRange                 // a <= FOLD(ch) <= b in collation order
 )
 
 // pred is one membership test of a bracket, in the order glibc tries them.
@@ -1240,12 +1242,11 @@ func decodeRune(b []byte) (r rune, n int) {
 // ---------------------------------------------------------------------
 // Byte helpers
 
+// lower is tolower in the C locale as a table: the byte matcher's
+// inner loop reads it for every byte under FNM_CASEFOLD.
 var lower = func() (t [256]byte) {
 	for i := range t {
-		t[i] = byte(i)
-		if i >= 'A' && i <= 'Z' {
-			t[i] += 'a' - 'A'
-		}
+		t[i] = ctype.ToLower(byte(i))
 	}
 	return
 }()
@@ -1344,30 +1345,16 @@ func wordRange(lo, hi int) uint64 {
 }
 
 var (
-	upperSet = setOf(func(b int) bool { return b >= 'A' && b <= 'Z' })
-	lowerSet = setOf(func(b int) bool { return b >= 'a' && b <= 'z' })
+	upperSet = setOf(func(b int) bool { return ctype.IsUpper(byte(b)) })
+	lowerSet = setOf(func(b int) bool { return ctype.IsLower(byte(b)) })
 
 	// byteClasses are the C locale's classes, indexed like classNames
 	// (no entry for "combining", which C does not define).
-	byteClasses = func() (t [12]byteSet) {
-		digit := func(b int) bool { return b >= '0' && b <= '9' }
-		alpha := func(b int) bool { return upperSet.has(b) || lowerSet.has(b) }
-		graph := func(b int) bool { return b > ' ' && b < 0x7f }
-		space := func(b int) bool { return b == ' ' || (b >= '\t' && b <= '\r') }
-		t[0] = setOf(func(b int) bool { return alpha(b) || digit(b) })
-		t[1] = setOf(alpha)
-		t[2] = setOf(func(b int) bool { return b == ' ' || b == '\t' })
-		t[3] = setOf(func(b int) bool { return b < ' ' || b == 0x7f })
-		t[4] = setOf(digit)
-		t[5] = setOf(graph)
-		t[6] = lowerSet
-		t[7] = setOf(func(b int) bool { return b >= ' ' && b < 0x7f })
-		t[8] = setOf(func(b int) bool { return graph(b) && !alpha(b) && !digit(b) })
-		t[9] = setOf(space)
-		t[10] = upperSet
-		t[11] = setOf(func(b int) bool {
-			return digit(b) || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F')
-		})
+	byteClasses = func() (t [classCombining]byteSet) {
+		for k := range t {
+			in, _ := ctype.Class(classNames[k])
+			t[k] = setOf(func(b int) bool { return in(byte(b)) })
+		}
 		return
 	}()
 )

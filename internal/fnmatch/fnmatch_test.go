@@ -199,8 +199,8 @@ type testCase struct {
 }
 
 const (
-	noFold = false
-	caseFold   = true
+	noFold   = false
+	caseFold = true
 )
 
 // table covers every feature and every quirk found in glibc 2.36. The

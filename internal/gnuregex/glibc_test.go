@@ -15,12 +15,12 @@ import (
 	"github.com/gfind/gfind/internal/testtool"
 )
 
-// glibcOracle is a C program that compiles patterns with glibc's
+// oracleSrc is a C program that compiles patterns with glibc's
 // re_compile_pattern, as GNU find does, and matches subjects with
 // re_match. Each input line is tab-separated: the syntax bits in hex,
 // 1 for RE_ICASE, the pattern and the subjects in hex. Each output line
 // is "E" and glibc's message, or one 0 or 1 per subject.
-const glibcOracle = `#define _GNU_SOURCE
+const oracleSrc = `#define _GNU_SOURCE
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +60,8 @@ int main(void) {
 }
 `
 
-// rxTokens are the pieces random patterns are made of.
-var rxTokens = []string{"a", "b", "A", "_", "-", ".", "*", "+", "?", `\`, "(", ")", "{", "}", "[", "]",
+// patternTokens are the pieces random patterns are made of.
+var patternTokens = []string{"a", "b", "A", "_", "-", ".", "*", "+", "?", `\`, "(", ")", "{", "}", "[", "]",
 	"^", "$", "|", ",", "0", "1", "2", ":", "=", "\n", "\xff", "\xc3\xa9",
 	`\(`, `\)`, `\{`, `\}`, `\|`, `\+`, `\?`, `\1`, `\w`, `\W`, `\s`, `\S`, `\b`, `\B`, `\<`, `\>`,
 	"\\`", `\'`, `\a`, `\.`, `\]`, `\n`, "[:alpha:]", "[:upper:]", "[:lower:]", "[:foo:]", "[.a.]",
@@ -78,7 +78,7 @@ func TestAgainstGlibc(t *testing.T) {
 	cc := testtool.CC(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "oracle.c")
-	if err := os.WriteFile(src, []byte(glibcOracle), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(oracleSrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "oracle")
@@ -107,11 +107,11 @@ func TestAgainstGlibc(t *testing.T) {
 	}
 	fails := 0
 	for i := 0; i < n && fails < 20; i++ {
-		ty := regexTypes[r.Intn(len(regexTypes))]
+		ty := types[r.Intn(len(types))]
 		icase := r.Intn(4) == 0
 		var pb strings.Builder
 		for range 1 + r.Intn(10) {
-			pb.WriteString(rxTokens[r.Intn(len(rxTokens))])
+			pb.WriteString(patternTokens[r.Intn(len(patternTokens))])
 		}
 		pat := pb.String()
 		syn := ty.syn
@@ -120,7 +120,7 @@ func TestAgainstGlibc(t *testing.T) {
 		}
 		g, gerr := Compile(pat, syn)
 		var subjects []string
-		if gerr != rxEBackRef { // glibc can crash matching those
+		if gerr != errBackRef { // glibc can crash matching those
 			chars := "aAbB_-.\n\xff{},*:=0129 z" + pat
 			for range 5 {
 				b := make([]byte, r.Intn(7))
@@ -129,7 +129,7 @@ func TestAgainstGlibc(t *testing.T) {
 				}
 				subjects = append(subjects, string(b))
 			}
-			if tree, _, err := parseGNURegex(pat, syn); err == nil {
+			if tree, _, err := parse(pat, syn); err == nil {
 				re := tree.toSyntax(icase)
 				for range 5 {
 					var b []byte
@@ -156,7 +156,7 @@ func TestAgainstGlibc(t *testing.T) {
 				t.Errorf("%s: glibc says %q, gfind %v", name, line[1:], gerr)
 				fails++
 			}
-		case gerr == rxEBackRef:
+		case gerr == errBackRef:
 		case gerr != nil:
 			t.Errorf("%s: glibc compiles it, gfind says %v", name, gerr)
 			fails++

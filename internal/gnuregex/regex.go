@@ -7,8 +7,8 @@ package gnuregex
 //
 // The pattern is parsed here the way glibc's regcomp.c parses it: the
 // same tokens, context rules and error codes (regex_test.go checks them
-// against GNU find; a comparison with glibc's re_compile_pattern and
-// re_match on some 500,000 random patterns found no difference). The
+// against GNU find, glibc_test.go against glibc's re_compile_pattern
+// and re_match on random patterns in every syntax). The
 // tree is then handed to Go's regexp as a regexp/syntax tree in which
 // byte b is rune b (Latin-1), so that '.' and brackets match exactly one
 // byte; -iregex is compiled into the sets rather than left to Go's
@@ -17,7 +17,7 @@ package gnuregex
 //
 // Go's RE2 has no \< and \> (a word start, a word end), so a pattern
 // using them runs on a small NFA simulation of the compiled program
-// instead (rxVM). Back-references cannot be done by an automaton and are
+// instead (nfa). Back-references cannot be done by an automaton and are
 // refused with an error of gfind's own.
 
 import (
@@ -26,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/gfind/gfind/internal/ctype"
 )
 
 // Syntax is glibc's reg_syntax_t: one bit per syntax option, in the
@@ -33,83 +35,83 @@ import (
 type Syntax uint32
 
 const (
-	rxBackslashEscapeInLists Syntax = 1 << iota
-	rxBkPlusQM
-	rxCharClasses
-	rxContextIndepAnchors
-	rxContextIndepOps
-	rxContextInvalidOps
-	rxDotNewline
-	rxDotNotNull
-	rxHatListsNotNewline
-	rxIntervals
-	rxLimitedOps
-	rxNewlineAlt
-	rxNoBkBraces
-	rxNoBkParens
-	rxNoBkRefs
-	rxNoBkVbar
-	rxNoEmptyRanges
-	rxUnmatchedRightParenOrd
-	rxNoPosixBacktracking
-	rxNoGNUOps
-	rxDebug
-	rxInvalidIntervalOrd
+	backslashEscapeInLists Syntax = 1 << iota
+	bkPlusQM
+	charClasses
+	contextIndepAnchors
+	contextIndepOps
+	contextInvalidOps
+	dotNewline
+	dotNotNull
+	hatListsNotNewline
+	intervals
+	limitedOps
+	newlineAlt
+	noBkBraces
+	noBkParens
+	noBkRefs
+	noBkVbar
+	noEmptyRanges
+	unmatchedRightParenOrd
+	noPosixBacktracking
+	noGNUOps
+	debug
+	invalidIntervalOrd
 	ICase // RE_ICASE, which -iregex adds to the -regextype's bits
-	rxCaretAnchorsHere
-	rxContextInvalidDup
-	rxNoSub
+	caretAnchorsHere
+	contextInvalidDup
+	noSub
 )
 
 // The named syntaxes of <regex.h> (glibc 2.36).
 const (
-	rxSyntaxEmacs         Syntax = 0
-	rxSyntaxPosixCommon          = rxCharClasses | rxDotNewline | rxDotNotNull | rxIntervals | rxNoEmptyRanges
-	rxSyntaxPosixBasic           = rxSyntaxPosixCommon | rxBkPlusQM | rxContextInvalidDup
-	rxSyntaxPosixMinBasic        = rxSyntaxPosixCommon | rxLimitedOps
-	rxSyntaxPosixExtended        = rxSyntaxPosixCommon | rxContextIndepAnchors | rxContextIndepOps |
-		rxNoBkBraces | rxNoBkParens | rxNoBkVbar | rxContextInvalidOps | rxUnmatchedRightParenOrd
-	rxSyntaxAwk = rxBackslashEscapeInLists | rxDotNotNull | rxNoBkParens | rxNoBkRefs | rxNoBkVbar |
-		rxNoEmptyRanges | rxDotNewline | rxContextIndepAnchors | rxCharClasses |
-		rxUnmatchedRightParenOrd | rxNoGNUOps
-	rxSyntaxGNUAwk = (rxSyntaxPosixExtended | rxBackslashEscapeInLists | rxInvalidIntervalOrd) &^
-		(rxDotNotNull | rxContextIndepOps | rxContextInvalidOps)
-	rxSyntaxPosixAwk = rxSyntaxPosixExtended | rxBackslashEscapeInLists | rxIntervals | rxNoGNUOps |
-		rxInvalidIntervalOrd
-	rxSyntaxGrep  = (rxSyntaxPosixBasic | rxNewlineAlt) &^ (rxContextInvalidDup | rxDotNotNull)
-	rxSyntaxEgrep = (rxSyntaxPosixExtended | rxInvalidIntervalOrd | rxNewlineAlt) &^
-		(rxContextInvalidOps | rxDotNotNull)
+	syntaxEmacs         Syntax = 0
+	syntaxPosixCommon          = charClasses | dotNewline | dotNotNull | intervals | noEmptyRanges
+	syntaxPosixBasic           = syntaxPosixCommon | bkPlusQM | contextInvalidDup
+	syntaxPosixMinBasic        = syntaxPosixCommon | limitedOps
+	syntaxPosixExtended        = syntaxPosixCommon | contextIndepAnchors | contextIndepOps |
+		noBkBraces | noBkParens | noBkVbar | contextInvalidOps | unmatchedRightParenOrd
+	syntaxAwk = backslashEscapeInLists | dotNotNull | noBkParens | noBkRefs | noBkVbar |
+		noEmptyRanges | dotNewline | contextIndepAnchors | charClasses |
+		unmatchedRightParenOrd | noGNUOps
+	syntaxGNUAwk = (syntaxPosixExtended | backslashEscapeInLists | invalidIntervalOrd) &^
+		(dotNotNull | contextIndepOps | contextInvalidOps)
+	syntaxPosixAwk = syntaxPosixExtended | backslashEscapeInLists | intervals | noGNUOps |
+		invalidIntervalOrd
+	syntaxGrep  = (syntaxPosixBasic | newlineAlt) &^ (contextInvalidDup | dotNotNull)
+	syntaxEgrep = (syntaxPosixExtended | invalidIntervalOrd | newlineAlt) &^
+		(contextInvalidOps | dotNotNull)
 )
 
 // Default is the syntax -regex has without a -regextype before it.
-const Default = rxSyntaxEmacs
+const Default = syntaxEmacs
 
-// regexTypes are the -regextype names in the order of findutils'
+// types are the -regextype names in the order of findutils'
 // regextype.c, which is the order its error message lists them in.
 // findutils-default is not what find uses without -regextype: that is
-// plain emacs (rxSyntaxEmacs), where '.' does not match a newline.
-var regexTypes = []struct {
+// plain emacs (syntaxEmacs), where '.' does not match a newline.
+var types = []struct {
 	name string
 	syn  Syntax
 }{
-	{"findutils-default", rxSyntaxEmacs | rxDotNewline},
-	{"ed", rxSyntaxPosixBasic},
-	{"emacs", rxSyntaxEmacs},
-	{"gnu-awk", rxSyntaxGNUAwk},
-	{"grep", rxSyntaxGrep},
-	{"posix-awk", rxSyntaxPosixAwk},
-	{"awk", rxSyntaxAwk},
-	{"posix-basic", rxSyntaxPosixBasic},
-	{"posix-egrep", rxSyntaxEgrep},
-	{"egrep", rxSyntaxEgrep},
-	{"posix-extended", rxSyntaxPosixExtended},
-	{"posix-minimal-basic", rxSyntaxPosixMinBasic},
-	{"sed", rxSyntaxPosixBasic},
+	{"findutils-default", syntaxEmacs | dotNewline},
+	{"ed", syntaxPosixBasic},
+	{"emacs", syntaxEmacs},
+	{"gnu-awk", syntaxGNUAwk},
+	{"grep", syntaxGrep},
+	{"posix-awk", syntaxPosixAwk},
+	{"awk", syntaxAwk},
+	{"posix-basic", syntaxPosixBasic},
+	{"posix-egrep", syntaxEgrep},
+	{"egrep", syntaxEgrep},
+	{"posix-extended", syntaxPosixExtended},
+	{"posix-minimal-basic", syntaxPosixMinBasic},
+	{"sed", syntaxPosixBasic},
 }
 
 // Lookup returns the syntax bits of a -regextype name.
 func Lookup(name string) (Syntax, bool) {
-	for _, t := range regexTypes {
+	for _, t := range types {
 		if t.name == name {
 			return t.syn, true
 		}
@@ -120,128 +122,128 @@ func Lookup(name string) (Syntax, bool) {
 // TypeNames returns the -regextype names in the order GNU find's error
 // message lists them.
 func TypeNames() []string {
-	names := make([]string, len(regexTypes))
-	for i, t := range regexTypes {
+	names := make([]string, len(types))
+	for i, t := range types {
 		names[i] = t.name
 	}
 	return names
 }
 
-// rxDupMax is glibc's RE_DUP_MAX, the largest count of an interval.
-const rxDupMax = 0x7fff
+// dupMax is glibc's RE_DUP_MAX, the largest count of an interval.
+const dupMax = 0x7fff
 
-// rxErr is one of glibc's reg_errcode_t values; its text is what
+// errCode is one of glibc's reg_errcode_t values; its text is what
 // re_compile_pattern returns (and find prints) in the C locale.
-type rxErr uint8
+type errCode uint8
 
 const (
-	rxOK rxErr = iota
-	rxEBadPat
-	rxECollate
-	rxECType
-	rxEEscape
-	rxESubReg
-	rxEBrack
-	rxEParen
-	rxEBrace
-	rxEBadBR
-	rxERange
-	rxESpace
-	rxEBadRpt
-	rxEEnd
-	rxESize
-	rxERParen
-	// rxEBackRef is gfind's own: a valid back-reference, which an
+	errNone errCode = iota
+	errBadPat
+	errCollate
+	errCType
+	errEscape
+	errSubReg
+	errBrack
+	errParen
+	errBrace
+	errBadBR
+	errRange
+	errSpace
+	errBadRpt
+	errEnd
+	errSize
+	errRParen
+	// errBackRef is gfind's own: a valid back-reference, which an
 	// automaton cannot match.
-	rxEBackRef
+	errBackRef
 )
 
-var rxErrText = [...]string{
-	rxOK:       "Success",
-	rxEBadPat:  "Invalid regular expression",
-	rxECollate: "Invalid collation character",
-	rxECType:   "Invalid character class name",
-	rxEEscape:  "Trailing backslash",
-	rxESubReg:  "Invalid back reference",
-	rxEBrack:   "Unmatched [, [^, [:, [., or [=",
-	rxEParen:   "Unmatched ( or \\(",
-	rxEBrace:   "Unmatched \\{",
-	rxEBadBR:   "Invalid content of \\{\\}",
-	rxERange:   "Invalid range end",
-	rxESpace:   "Memory exhausted",
-	rxEBadRpt:  "Invalid preceding regular expression",
-	rxEEnd:     "Premature end of regular expression",
-	rxESize:    "Regular expression too big",
-	rxERParen:  "Unmatched ) or \\)",
-	rxEBackRef: "back-references are not supported",
+var errText = [...]string{
+	errNone:    "Success",
+	errBadPat:  "Invalid regular expression",
+	errCollate: "Invalid collation character",
+	errCType:   "Invalid character class name",
+	errEscape:  "Trailing backslash",
+	errSubReg:  "Invalid back reference",
+	errBrack:   "Unmatched [, [^, [:, [., or [=",
+	errParen:   "Unmatched ( or \\(",
+	errBrace:   "Unmatched \\{",
+	errBadBR:   "Invalid content of \\{\\}",
+	errRange:   "Invalid range end",
+	errSpace:   "Memory exhausted",
+	errBadRpt:  "Invalid preceding regular expression",
+	errEnd:     "Premature end of regular expression",
+	errSize:    "Regular expression too big",
+	errRParen:  "Unmatched ) or \\)",
+	errBackRef: "back-references are not supported",
 }
 
-func (e rxErr) Error() string { return rxErrText[e] }
+func (e errCode) Error() string { return errText[e] }
 
 // ErrBackRef is the error Compile returns for a pattern glibc accepts but
 // gfind cannot match: one with a back-reference. The caller words the
 // message; every other error is glibc's, with glibc's text.
-var ErrBackRef error = rxEBackRef
+var ErrBackRef error = errBackRef
 
 // Token types, as glibc's re_token_type_t has them.
-type rxTokType uint8
+type tokType uint8
 
 const (
-	rxTChar rxTokType = iota
-	rxTEnd
-	rxTBackslash // a trailing backslash
-	rxTAlt
-	rxTBackRef
-	rxTAnchor
-	rxTWord
-	rxTNotWord
-	rxTSpace
-	rxTNotSpace
-	rxTOpenGroup
-	rxTCloseGroup
-	rxTStar
-	rxTPlus
-	rxTQuestion
-	rxTOpenDup
-	rxTCloseDup
-	rxTOpenBracket
-	rxTPeriod
+	tChar tokType = iota
+	tEnd
+	tBackslash // a trailing backslash
+	tAlt
+	tBackRef
+	tAnchor
+	tWord
+	tNotWord
+	tSpace
+	tNotSpace
+	tOpenGroup
+	tCloseGroup
+	tStar
+	tPlus
+	tQuestion
+	tOpenDup
+	tCloseDup
+	tOpenBracket
+	tPeriod
 	// Inside brackets.
-	rxTCloseBracket
-	rxTNonMatch
-	rxTRange
-	rxTOpenColl
-	rxTOpenEquiv
-	rxTOpenClass
+	tCloseBracket
+	tNonMatch
+	tRange
+	tOpenColl
+	tOpenEquiv
+	tOpenClass
 )
 
-// rxAssert is a zero-width assertion.
-type rxAssert uint8
+// assertion is a zero-width assertion.
+type assertion uint8
 
 const (
-	rxLineStart    rxAssert = iota // ^: start, or after a newline
-	rxLineEnd                      // $: end, or before a newline
-	rxBufStart                     // \`
-	rxBufEnd                       // \'
-	rxWordBoundary                 // \b
-	rxNotBoundary                  // \B
-	rxWordStart                    // \<
-	rxWordEnd                      // \>
+	lineStart    assertion = iota // ^: start, or after a newline
+	lineEnd                       // $: end, or before a newline
+	bufStart                      // \`
+	bufEnd                        // \'
+	wordBoundary                  // \b
+	notBoundary                   // \B
+	wordStart                     // \<
+	wordEnd                       // \>
 )
 
-type rxToken struct {
-	typ rxTokType
-	c   byte // the character, for rxTChar and the operators that may become one
-	as  rxAssert
-	ref int // rxTBackRef: the group number minus one
+type token struct {
+	typ tokType
+	c   byte // the character, for tChar and the operators that may become one
+	as  assertion
+	ref int // tBackRef: the group number minus one
 }
 
-// rxSet is a set of bytes.
-type rxSet [4]uint64
+// byteSet is a set of bytes.
+type byteSet [4]uint64
 
-func (s *rxSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
-func (s *rxSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
-func (s *rxSet) not() {
+func (s *byteSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
+func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func (s *byteSet) not() {
 	for i := range s {
 		s[i] = ^s[i]
 	}
@@ -249,34 +251,9 @@ func (s *rxSet) not() {
 
 // addClass adds the members of a C-locale character class; false for an
 // unknown name.
-func (s *rxSet) addClass(name string) bool {
-	var in func(c byte) bool
-	switch name {
-	case "alnum":
-		in = func(c byte) bool { return isCDigit(c) || isCAlpha(c) }
-	case "cntrl":
-		in = func(c byte) bool { return c < ' ' || c == 0x7f }
-	case "lower":
-		in = func(c byte) bool { return 'a' <= c && c <= 'z' }
-	case "space":
-		in = func(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
-	case "alpha":
-		in = isCAlpha
-	case "digit":
-		in = isCDigit
-	case "print":
-		in = func(c byte) bool { return ' ' <= c && c < 0x7f }
-	case "upper":
-		in = func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	case "blank":
-		in = func(c byte) bool { return c == ' ' || c == '\t' }
-	case "graph":
-		in = func(c byte) bool { return ' ' < c && c < 0x7f }
-	case "punct":
-		in = func(c byte) bool { return ' ' < c && c < 0x7f && !isCDigit(c) && !isCAlpha(c) }
-	case "xdigit":
-		in = func(c byte) bool { return isCDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
-	default:
+func (s *byteSet) addClass(name string) bool {
+	in, ok := ctype.Class(name)
+	if !ok {
 		return false
 	}
 	for c := 0; c < 256; c++ {
@@ -287,266 +264,255 @@ func (s *rxSet) addClass(name string) bool {
 	return true
 }
 
-func isCDigit(c byte) bool { return '0' <= c && c <= '9' }
-func isCAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-// toUpperC is toupper(3) in the C locale.
-func toUpperC(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
-}
-
-// rxOp is the kind of a parse tree node.
-type rxOp uint8
+// nodeOp is the kind of a parse tree node.
+type nodeOp uint8
 
 const (
-	rxOpSet rxOp = iota
-	rxOpAssert
-	rxOpCat
-	rxOpAlt
-	rxOpRepeat
+	opSet nodeOp = iota
+	opAssert
+	opCat
+	opAlt
+	opRepeat
 )
 
-// rxNode is a node of the parse tree. A nil *rxNode matches the empty
+// node is a node of the parse tree. A nil *node matches the empty
 // string (glibc's NULL tree).
-type rxNode struct {
-	op       rxOp
-	set      rxSet    // rxOpSet, over the bytes of the (uppercased) subject
-	as       rxAssert // rxOpAssert
-	kids     []*rxNode
-	min, max int // rxOpRepeat; max < 0 is unbounded
+type node struct {
+	op       nodeOp
+	set      byteSet   // opSet, over the bytes of the (uppercased) subject
+	as       assertion // opAssert
+	kids     []*node
+	min, max int // opRepeat; max < 0 is unbounded
 }
 
-// rxParser is glibc's parser state: the pattern, its read position
+// parser is glibc's parser state: the pattern, its read position
 // (cur_idx) and the current token.
-type rxParser struct {
+type parser struct {
 	pat []byte // as given
 	up  []byte // as read: uppercased under RE_ICASE, except where noted
 	pos int
 	syn Syntax
-	tok rxToken
+	tok token
 
 	nsub      int    // groups opened so far
 	completed uint16 // groups closed so far (completed_bkref_map)
 	backRef   bool   // a valid back-reference was seen
 	words     bool   // \< or \> was seen
-	err       rxErr
+	err       errCode
 }
 
-// parseGNURegex parses pat with the syntax bits syn into a tree, or
+// parse parses pat with the syntax bits syn into a tree, or
 // returns glibc's error for it.
-func parseGNURegex(pat string, syn Syntax) (*rxNode, *rxParser, error) {
+func parse(pat string, syn Syntax) (*node, *parser, error) {
 	// A C string ends at the first NUL; argv can hold none anyway.
 	if i := strings.IndexByte(pat, 0); i >= 0 {
 		pat = pat[:i]
 	}
-	p := &rxParser{pat: []byte(pat), syn: syn}
+	p := &parser{pat: []byte(pat), syn: syn}
 	p.up = p.pat
 	if syn&ICase != 0 {
 		p.up = make([]byte, len(pat))
 		for i := range p.pat {
-			p.up[i] = toUpperC(p.pat[i])
+			p.up[i] = ctype.ToUpper(p.pat[i])
 		}
 	}
-	p.fetch(syn | rxCaretAnchorsHere)
+	p.fetch(syn | caretAnchorsHere)
 	tree := p.regExp(0)
-	if p.err != rxOK {
+	if p.err != errNone {
 		return nil, p, p.err
 	}
 	if p.backRef {
-		return nil, p, rxEBackRef
+		return nil, p, errBackRef
 	}
 	return tree, p, nil
 }
 
-func (p *rxParser) fail(e rxErr) *rxNode {
-	if p.err == rxOK {
+func (p *parser) fail(e errCode) *node {
+	if p.err == errNone {
 		p.err = e
 	}
 	return nil
 }
 
-func (p *rxParser) fetch(syn Syntax) {
+func (p *parser) fetch(syn Syntax) {
 	var n int
 	p.tok, n = p.peek(p.pos, syn)
 	p.pos += n
 }
 
 // peek is glibc's peek_token: the token at i and its length.
-func (p *rxParser) peek(i int, syn Syntax) (rxToken, int) {
+func (p *parser) peek(i int, syn Syntax) (token, int) {
 	if i >= len(p.up) {
-		return rxToken{typ: rxTEnd}, 0
+		return token{typ: tEnd}, 0
 	}
 	c := p.up[i]
 	if c == '\\' {
 		if i+1 >= len(p.up) {
-			return rxToken{typ: rxTBackslash, c: c}, 1
+			return token{typ: tBackslash, c: c}, 1
 		}
 		c2 := p.pat[i+1] // the escaped character keeps its case
-		t := rxToken{typ: rxTChar, c: c2}
-		gnu := syn&rxNoGNUOps == 0
+		t := token{typ: tChar, c: c2}
+		gnu := syn&noGNUOps == 0
 		switch c2 {
 		case '|':
-			if syn&rxLimitedOps == 0 && syn&rxNoBkVbar == 0 {
-				t.typ = rxTAlt
+			if syn&limitedOps == 0 && syn&noBkVbar == 0 {
+				t.typ = tAlt
 			}
 		case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			if syn&rxNoBkRefs == 0 {
-				t = rxToken{typ: rxTBackRef, ref: int(c2 - '1')}
+			if syn&noBkRefs == 0 {
+				t = token{typ: tBackRef, ref: int(c2 - '1')}
 			}
 		case '<':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxWordStart}
+				t = token{typ: tAnchor, as: wordStart}
 			}
 		case '>':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxWordEnd}
+				t = token{typ: tAnchor, as: wordEnd}
 			}
 		case 'b':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxWordBoundary}
+				t = token{typ: tAnchor, as: wordBoundary}
 			}
 		case 'B':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxNotBoundary}
+				t = token{typ: tAnchor, as: notBoundary}
 			}
 		case 'w':
 			if gnu {
-				t.typ = rxTWord
+				t.typ = tWord
 			}
 		case 'W':
 			if gnu {
-				t.typ = rxTNotWord
+				t.typ = tNotWord
 			}
 		case 's':
 			if gnu {
-				t.typ = rxTSpace
+				t.typ = tSpace
 			}
 		case 'S':
 			if gnu {
-				t.typ = rxTNotSpace
+				t.typ = tNotSpace
 			}
 		case '`':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxBufStart}
+				t = token{typ: tAnchor, as: bufStart}
 			}
 		case '\'':
 			if gnu {
-				t = rxToken{typ: rxTAnchor, as: rxBufEnd}
+				t = token{typ: tAnchor, as: bufEnd}
 			}
 		case '(':
-			if syn&rxNoBkParens == 0 {
-				t.typ = rxTOpenGroup
+			if syn&noBkParens == 0 {
+				t.typ = tOpenGroup
 			}
 		case ')':
-			if syn&rxNoBkParens == 0 {
-				t.typ = rxTCloseGroup
+			if syn&noBkParens == 0 {
+				t.typ = tCloseGroup
 			}
 		case '+':
-			if syn&rxLimitedOps == 0 && syn&rxBkPlusQM != 0 {
-				t.typ = rxTPlus
+			if syn&limitedOps == 0 && syn&bkPlusQM != 0 {
+				t.typ = tPlus
 			}
 		case '?':
-			if syn&rxLimitedOps == 0 && syn&rxBkPlusQM != 0 {
-				t.typ = rxTQuestion
+			if syn&limitedOps == 0 && syn&bkPlusQM != 0 {
+				t.typ = tQuestion
 			}
 		case '{':
-			if syn&rxIntervals != 0 && syn&rxNoBkBraces == 0 {
-				t.typ = rxTOpenDup
+			if syn&intervals != 0 && syn&noBkBraces == 0 {
+				t.typ = tOpenDup
 			}
 		case '}':
-			if syn&rxIntervals != 0 && syn&rxNoBkBraces == 0 {
-				t.typ = rxTCloseDup
+			if syn&intervals != 0 && syn&noBkBraces == 0 {
+				t.typ = tCloseDup
 			}
 		}
 		return t, 2
 	}
-	t := rxToken{typ: rxTChar, c: c}
+	t := token{typ: tChar, c: c}
 	switch c {
 	case '\n':
-		if syn&rxNewlineAlt != 0 {
-			t.typ = rxTAlt
+		if syn&newlineAlt != 0 {
+			t.typ = tAlt
 		}
 	case '|':
-		if syn&rxLimitedOps == 0 && syn&rxNoBkVbar != 0 {
-			t.typ = rxTAlt
+		if syn&limitedOps == 0 && syn&noBkVbar != 0 {
+			t.typ = tAlt
 		}
 	case '*':
-		t.typ = rxTStar
+		t.typ = tStar
 	case '+':
-		if syn&rxLimitedOps == 0 && syn&rxBkPlusQM == 0 {
-			t.typ = rxTPlus
+		if syn&limitedOps == 0 && syn&bkPlusQM == 0 {
+			t.typ = tPlus
 		}
 	case '?':
-		if syn&rxLimitedOps == 0 && syn&rxBkPlusQM == 0 {
-			t.typ = rxTQuestion
+		if syn&limitedOps == 0 && syn&bkPlusQM == 0 {
+			t.typ = tQuestion
 		}
 	case '{':
-		if syn&rxIntervals != 0 && syn&rxNoBkBraces != 0 {
-			t.typ = rxTOpenDup
+		if syn&intervals != 0 && syn&noBkBraces != 0 {
+			t.typ = tOpenDup
 		}
 	case '}':
-		if syn&rxIntervals != 0 && syn&rxNoBkBraces != 0 {
-			t.typ = rxTCloseDup
+		if syn&intervals != 0 && syn&noBkBraces != 0 {
+			t.typ = tCloseDup
 		}
 	case '(':
-		if syn&rxNoBkParens != 0 {
-			t.typ = rxTOpenGroup
+		if syn&noBkParens != 0 {
+			t.typ = tOpenGroup
 		}
 	case ')':
-		if syn&rxNoBkParens != 0 {
-			t.typ = rxTCloseGroup
+		if syn&noBkParens != 0 {
+			t.typ = tCloseGroup
 		}
 	case '[':
-		t.typ = rxTOpenBracket
+		t.typ = tOpenBracket
 	case '.':
-		t.typ = rxTPeriod
+		t.typ = tPeriod
 	case '^':
 		// An anchor at the start, after an open group or an
-		// alternation (the caller passes rxCaretAnchorsHere there),
+		// alternation (the caller passes caretAnchorsHere there),
 		// after a newline that is an alternation, or anywhere when
 		// anchors are context independent.
-		if syn&(rxContextIndepAnchors|rxCaretAnchorsHere) == 0 && i != 0 {
-			if syn&rxNewlineAlt == 0 || p.up[i-1] != '\n' {
+		if syn&(contextIndepAnchors|caretAnchorsHere) == 0 && i != 0 {
+			if syn&newlineAlt == 0 || p.up[i-1] != '\n' {
 				break
 			}
 		}
-		t = rxToken{typ: rxTAnchor, as: rxLineStart}
+		t = token{typ: tAnchor, as: lineStart}
 	case '$':
 		// An anchor at the end, or before a close group or an
 		// alternation.
-		if syn&rxContextIndepAnchors == 0 && i+1 != len(p.up) {
+		if syn&contextIndepAnchors == 0 && i+1 != len(p.up) {
 			next, _ := p.peek(i+1, syn)
-			if next.typ != rxTAlt && next.typ != rxTCloseGroup {
+			if next.typ != tAlt && next.typ != tCloseGroup {
 				break
 			}
 		}
-		t = rxToken{typ: rxTAnchor, as: rxLineEnd}
+		t = token{typ: tAnchor, as: lineEnd}
 	}
 	return t, 1
 }
 
 // regExp is glibc's parse_reg_exp: branches separated by alternations.
-func (p *rxParser) regExp(nest int) *rxNode {
+func (p *parser) regExp(nest int) *node {
 	initial := p.completed
 	tree := p.branch(nest)
-	if p.err != rxOK {
+	if p.err != errNone {
 		return nil
 	}
-	var alts []*rxNode
-	for p.tok.typ == rxTAlt {
+	var alts []*node
+	for p.tok.typ == tAlt {
 		if alts == nil {
-			alts = []*rxNode{tree}
+			alts = []*node{tree}
 		}
-		p.fetch(p.syn | rxCaretAnchorsHere)
-		var br *rxNode
-		if p.tok.typ != rxTAlt && p.tok.typ != rxTEnd && (nest == 0 || p.tok.typ != rxTCloseGroup) {
+		p.fetch(p.syn | caretAnchorsHere)
+		var br *node
+		if p.tok.typ != tAlt && p.tok.typ != tEnd && (nest == 0 || p.tok.typ != tCloseGroup) {
 			acc := p.completed
 			p.completed = initial // a branch cannot refer to a group of another
 			br = p.branch(nest)
-			if p.err != rxOK {
+			if p.err != errNone {
 				return nil
 			}
 			p.completed |= acc
@@ -554,23 +520,23 @@ func (p *rxParser) regExp(nest int) *rxNode {
 		alts = append(alts, br)
 	}
 	if alts != nil {
-		return &rxNode{op: rxOpAlt, kids: alts}
+		return &node{op: opAlt, kids: alts}
 	}
 	return tree
 }
 
 // branch is glibc's parse_branch: a concatenation.
-func (p *rxParser) branch(nest int) *rxNode {
-	var cat []*rxNode
+func (p *parser) branch(nest int) *node {
+	var cat []*node
 	for {
 		expr := p.expression(nest)
-		if p.err != rxOK {
+		if p.err != errNone {
 			return nil
 		}
 		if expr != nil {
 			cat = append(cat, expr)
 		}
-		if p.tok.typ == rxTAlt || p.tok.typ == rxTEnd || (nest > 0 && p.tok.typ == rxTCloseGroup) {
+		if p.tok.typ == tAlt || p.tok.typ == tEnd || (nest > 0 && p.tok.typ == tCloseGroup) {
 			break
 		}
 	}
@@ -580,118 +546,118 @@ func (p *rxParser) branch(nest int) *rxNode {
 	case 1:
 		return cat[0]
 	}
-	return &rxNode{op: rxOpCat, kids: cat}
+	return &node{op: opCat, kids: cat}
 }
 
 // charNode matches the character c of the (uppercased) pattern.
-func charNode(c byte) *rxNode {
-	n := &rxNode{op: rxOpSet}
+func charNode(c byte) *node {
+	n := &node{op: opSet}
 	n.set.add(c)
 	return n
 }
 
 // expression is glibc's parse_expression: one atom and the repetition
 // operators after it.
-func (p *rxParser) expression(nest int) *rxNode {
-	var tree *rxNode
+func (p *parser) expression(nest int) *node {
+	var tree *node
 	switch t := p.tok; t.typ {
-	case rxTChar:
+	case tChar:
 		tree = charNode(t.c)
-	case rxTOpenGroup:
+	case tOpenGroup:
 		tree = p.subExp(nest + 1)
-		if p.err != rxOK {
+		if p.err != errNone {
 			return nil
 		}
-	case rxTOpenBracket:
+	case tOpenBracket:
 		tree = p.bracket()
-		if p.err != rxOK {
+		if p.err != errNone {
 			return nil
 		}
-	case rxTBackRef:
+	case tBackRef:
 		if p.completed&(1<<t.ref) == 0 {
-			return p.fail(rxESubReg)
+			return p.fail(errSubReg)
 		}
 		p.backRef = true
-		tree = &rxNode{op: rxOpCat} // never used: the pattern is refused
-	case rxTOpenDup, rxTStar, rxTPlus, rxTQuestion, rxTCloseGroup, rxTCloseDup:
+		tree = &node{op: opCat} // never used: the pattern is refused
+	case tOpenDup, tStar, tPlus, tQuestion, tCloseGroup, tCloseDup:
 		switch {
-		case t.typ == rxTOpenDup && p.syn&rxContextInvalidDup != 0:
-			return p.fail(rxEBadRpt)
-		case t.typ == rxTCloseGroup || t.typ == rxTCloseDup:
-		case p.syn&rxContextInvalidOps != 0:
-			return p.fail(rxEBadRpt)
-		case p.syn&rxContextIndepOps != 0:
+		case t.typ == tOpenDup && p.syn&contextInvalidDup != 0:
+			return p.fail(errBadRpt)
+		case t.typ == tCloseGroup || t.typ == tCloseDup:
+		case p.syn&contextInvalidOps != 0:
+			return p.fail(errBadRpt)
+		case p.syn&contextIndepOps != 0:
 			// A repetition operator with nothing before it is
 			// ignored.
 			p.fetch(p.syn)
 			return p.expression(nest)
 		}
-		if t.typ == rxTCloseGroup && p.syn&rxUnmatchedRightParenOrd == 0 {
-			return p.fail(rxERParen)
+		if t.typ == tCloseGroup && p.syn&unmatchedRightParenOrd == 0 {
+			return p.fail(errRParen)
 		}
 		tree = charNode(t.c) // taken literally
-	case rxTAnchor:
-		if t.as == rxWordStart || t.as == rxWordEnd {
+	case tAnchor:
+		if t.as == wordStart || t.as == wordEnd {
 			p.words = true
 		}
-		tree = &rxNode{op: rxOpAssert, as: t.as}
+		tree = &node{op: opAssert, as: t.as}
 		// An anchor cannot be repeated: a '*' after it starts the next
 		// expression.
 		p.fetch(p.syn)
 		return tree
-	case rxTPeriod:
-		tree = &rxNode{op: rxOpSet}
+	case tPeriod:
+		tree = &node{op: opSet}
 		tree.set.not()
-		if p.syn&rxDotNewline == 0 {
+		if p.syn&dotNewline == 0 {
 			tree.set[0] &^= 1 << '\n'
 		}
-		if p.syn&rxDotNotNull != 0 {
+		if p.syn&dotNotNull != 0 {
 			tree.set[0] &^= 1
 		}
-	case rxTWord, rxTNotWord:
-		tree = &rxNode{op: rxOpSet}
+	case tWord, tNotWord:
+		tree = &node{op: opSet}
 		tree.set.addClass("alnum")
 		tree.set.add('_')
-		if t.typ == rxTNotWord {
+		if t.typ == tNotWord {
 			tree.set.not()
 		}
-	case rxTSpace, rxTNotSpace:
-		tree = &rxNode{op: rxOpSet}
+	case tSpace, tNotSpace:
+		tree = &node{op: opSet}
 		tree.set.addClass("space")
-		if t.typ == rxTNotSpace {
+		if t.typ == tNotSpace {
 			tree.set.not()
 		}
-	case rxTAlt, rxTEnd:
+	case tAlt, tEnd:
 		return nil
-	case rxTBackslash:
-		return p.fail(rxEEscape)
+	case tBackslash:
+		return p.fail(errEscape)
 	}
 	p.fetch(p.syn)
-	for p.tok.typ == rxTStar || p.tok.typ == rxTPlus || p.tok.typ == rxTQuestion || p.tok.typ == rxTOpenDup {
+	for p.tok.typ == tStar || p.tok.typ == tPlus || p.tok.typ == tQuestion || p.tok.typ == tOpenDup {
 		tree = p.dupOp(tree)
-		if p.err != rxOK {
+		if p.err != errNone {
 			return nil
 		}
 		// In BRE consecutive duplications are not allowed.
-		if p.syn&rxContextInvalidDup != 0 && (p.tok.typ == rxTStar || p.tok.typ == rxTOpenDup) {
-			return p.fail(rxEBadRpt)
+		if p.syn&contextInvalidDup != 0 && (p.tok.typ == tStar || p.tok.typ == tOpenDup) {
+			return p.fail(errBadRpt)
 		}
 	}
 	return tree
 }
 
 // subExp is glibc's parse_sub_exp: a group, after its open token.
-func (p *rxParser) subExp(nest int) *rxNode {
+func (p *parser) subExp(nest int) *node {
 	cur := p.nsub
 	p.nsub++
-	p.fetch(p.syn | rxCaretAnchorsHere)
-	var tree *rxNode
-	if p.tok.typ != rxTCloseGroup {
+	p.fetch(p.syn | caretAnchorsHere)
+	var tree *node
+	if p.tok.typ != tCloseGroup {
 		tree = p.regExp(nest)
-		if p.err == rxOK && p.tok.typ != rxTCloseGroup {
-			p.fail(rxEParen)
+		if p.err == errNone && p.tok.typ != tCloseGroup {
+			p.fail(errParen)
 		}
-		if p.err != rxOK {
+		if p.err != errNone {
 			return nil
 		}
 	}
@@ -700,59 +666,59 @@ func (p *rxParser) subExp(nest int) *rxNode {
 	}
 	if tree == nil {
 		// An empty group is not nothing: it can be repeated.
-		return &rxNode{op: rxOpCat}
+		return &node{op: opCat}
 	}
 	return tree
 }
 
 // dupOp is glibc's parse_dup_op: the repetition operator in p.tok
 // applied to elem.
-func (p *rxParser) dupOp(elem *rxNode) *rxNode {
+func (p *parser) dupOp(elem *node) *node {
 	startPos, startTok := p.pos, p.tok
 	var start, end int
-	if p.tok.typ == rxTOpenDup {
+	if p.tok.typ == tOpenDup {
 		start = p.fetchNumber()
 		if start == -1 {
-			if p.tok.typ == rxTChar && p.tok.c == ',' {
+			if p.tok.typ == tChar && p.tok.c == ',' {
 				start = 0 // {,m} is {0,m}
 			} else {
-				return p.fail(rxEBadBR) // {} is invalid
+				return p.fail(errBadBR) // {} is invalid
 			}
 		}
 		if start != -2 {
 			switch {
-			case p.tok.typ == rxTCloseDup:
+			case p.tok.typ == tCloseDup:
 				end = start
-			case p.tok.typ == rxTChar && p.tok.c == ',':
+			case p.tok.typ == tChar && p.tok.c == ',':
 				end = p.fetchNumber()
 			default:
 				end = -2
 			}
 		}
 		if start == -2 || end == -2 {
-			if p.syn&rxInvalidIntervalOrd == 0 {
-				if p.tok.typ == rxTEnd {
-					return p.fail(rxEBrace)
+			if p.syn&invalidIntervalOrd == 0 {
+				if p.tok.typ == tEnd {
+					return p.fail(errBrace)
 				}
-				return p.fail(rxEBadBR)
+				return p.fail(errBadBR)
 			}
 			// Not an interval after all: the '{' is a character.
 			p.pos, p.tok = startPos, startTok
-			p.tok.typ = rxTChar
+			p.tok.typ = tChar
 			return elem
 		}
-		if (end != -1 && start > end) || p.tok.typ != rxTCloseDup {
-			return p.fail(rxEBadBR)
+		if (end != -1 && start > end) || p.tok.typ != tCloseDup {
+			return p.fail(errBadBR)
 		}
-		if m := end; m > rxDupMax || m == -1 && start > rxDupMax {
-			return p.fail(rxESize) // RE_DUP_MAX < (end == -1 ? start : end)
+		if m := end; m > dupMax || m == -1 && start > dupMax {
+			return p.fail(errSize) // RE_DUP_MAX < (end == -1 ? start : end)
 		}
 	} else {
 		start, end = 0, -1
 		switch p.tok.typ {
-		case rxTPlus:
+		case tPlus:
 			start = 1
-		case rxTQuestion:
+		case tQuestion:
 			end = 1
 		}
 	}
@@ -760,60 +726,60 @@ func (p *rxParser) dupOp(elem *rxNode) *rxNode {
 	if elem == nil || start == 0 && end == 0 {
 		return nil
 	}
-	return &rxNode{op: rxOpRepeat, kids: []*rxNode{elem}, min: start, max: end}
+	return &node{op: opRepeat, kids: []*node{elem}, min: start, max: end}
 }
 
 // fetchNumber is glibc's fetch_number: -1 for no digits, -2 for an
-// error, at most rxDupMax+1.
-func (p *rxParser) fetchNumber() int {
+// error, at most dupMax+1.
+func (p *parser) fetchNumber() int {
 	num := -1
 	for {
 		p.fetch(p.syn)
 		c := p.tok.c
-		if p.tok.typ == rxTEnd {
+		if p.tok.typ == tEnd {
 			return -2
 		}
-		if p.tok.typ == rxTCloseDup || c == ',' {
+		if p.tok.typ == tCloseDup || c == ',' {
 			break
 		}
 		switch {
-		case p.tok.typ != rxTChar || c < '0' || c > '9' || num == -2:
+		case p.tok.typ != tChar || c < '0' || c > '9' || num == -2:
 			num = -2
 		case num == -1:
 			num = int(c - '0')
 		default:
-			num = min(rxDupMax+1, num*10+int(c-'0'))
+			num = min(dupMax+1, num*10+int(c-'0'))
 		}
 	}
 	return num
 }
 
-// rxElemKind is the kind of a bracket element.
-type rxElemKind uint8
+// elemKind is the kind of a bracket element.
+type elemKind uint8
 
 const (
-	rxElemChar rxElemKind = iota
-	rxElemColl
-	rxElemEquiv
-	rxElemClass
+	elemChar elemKind = iota
+	elemColl
+	elemEquiv
+	elemClass
 )
 
-type rxElem struct {
-	kind rxElemKind
+type listElem struct {
+	kind elemKind
 	c    byte
 	name string
 }
 
 // peekBracket is glibc's peek_token_bracket. An escaped character
 // (RE_BACKSLASH_ESCAPE_IN_LISTS) is one token of length 2.
-func (p *rxParser) peekBracket() (rxToken, int) {
+func (p *parser) peekBracket() (token, int) {
 	i := p.pos
 	if i >= len(p.up) {
-		return rxToken{typ: rxTEnd}, 0
+		return token{typ: tEnd}, 0
 	}
 	c := p.up[i]
-	if c == '\\' && p.syn&rxBackslashEscapeInLists != 0 && i+1 < len(p.up) {
-		return rxToken{typ: rxTChar, c: p.up[i+1]}, 2
+	if c == '\\' && p.syn&backslashEscapeInLists != 0 && i+1 < len(p.up) {
+		return token{typ: tChar, c: p.up[i+1]}, 2
 	}
 	if c == '[' {
 		var c2 byte
@@ -822,46 +788,46 @@ func (p *rxParser) peekBracket() (rxToken, int) {
 		}
 		switch {
 		case c2 == '.':
-			return rxToken{typ: rxTOpenColl, c: c2}, 2
+			return token{typ: tOpenColl, c: c2}, 2
 		case c2 == '=':
-			return rxToken{typ: rxTOpenEquiv, c: c2}, 2
-		case c2 == ':' && p.syn&rxCharClasses != 0:
-			return rxToken{typ: rxTOpenClass, c: c2}, 2
+			return token{typ: tOpenEquiv, c: c2}, 2
+		case c2 == ':' && p.syn&charClasses != 0:
+			return token{typ: tOpenClass, c: c2}, 2
 		}
-		return rxToken{typ: rxTChar, c: c}, 1
+		return token{typ: tChar, c: c}, 1
 	}
-	t := rxToken{typ: rxTChar, c: c}
+	t := token{typ: tChar, c: c}
 	switch c {
 	case ']':
-		t.typ = rxTCloseBracket
+		t.typ = tCloseBracket
 	case '^':
-		t.typ = rxTNonMatch
+		t.typ = tNonMatch
 	case '-':
-		t.typ = rxTRange
+		t.typ = tRange
 	}
 	return t, 1
 }
 
 // bracket is glibc's parse_bracket_exp, after the '['.
-func (p *rxParser) bracket() *rxNode {
-	n := &rxNode{op: rxOpSet}
+func (p *parser) bracket() *node {
+	n := &node{op: opSet}
 	tok, tlen := p.peekBracket()
-	if tok.typ == rxTEnd {
-		return p.fail(rxEBadPat)
+	if tok.typ == tEnd {
+		return p.fail(errBadPat)
 	}
 	nonMatch := false
-	if tok.typ == rxTNonMatch {
+	if tok.typ == tNonMatch {
 		nonMatch = true
-		if p.syn&rxHatListsNotNewline != 0 {
+		if p.syn&hatListsNotNewline != 0 {
 			n.set.add('\n')
 		}
 		p.pos += tlen
-		if tok, tlen = p.peekBracket(); tok.typ == rxTEnd {
-			return p.fail(rxEBadPat)
+		if tok, tlen = p.peekBracket(); tok.typ == tEnd {
+			return p.fail(errBadPat)
 		}
 	}
-	if tok.typ == rxTCloseBracket {
-		tok.typ = rxTChar // a ']' first is a member
+	if tok.typ == tCloseBracket {
+		tok.typ = tChar // a ']' first is a member
 	}
 	first := true
 	for {
@@ -872,22 +838,22 @@ func (p *rxParser) bracket() *rxNode {
 		first = false
 		tok, tlen = p.peekBracket()
 		isRange := false
-		var tok2 rxToken
+		var tok2 token
 		var tlen2 int
-		if start.kind != rxElemClass && start.kind != rxElemEquiv {
-			if tok.typ == rxTEnd {
-				return p.fail(rxEBrack)
+		if start.kind != elemClass && start.kind != elemEquiv {
+			if tok.typ == tEnd {
+				return p.fail(errBrack)
 			}
-			if tok.typ == rxTRange {
+			if tok.typ == tRange {
 				p.pos += tlen
 				tok2, tlen2 = p.peekBracket()
-				if tok2.typ == rxTEnd {
-					return p.fail(rxEBrack)
+				if tok2.typ == tEnd {
+					return p.fail(errBrack)
 				}
-				if tok2.typ == rxTCloseBracket {
+				if tok2.typ == tCloseBracket {
 					// A '-' last is a member.
 					p.pos -= tlen
-					tok.typ = rxTChar
+					tok.typ = tChar
 				} else {
 					isRange = true
 				}
@@ -899,16 +865,16 @@ func (p *rxParser) bracket() *rxNode {
 				return nil
 			}
 			tok, tlen = p.peekBracket()
-			if e := p.addRange(&n.set, start, end); e != rxOK {
+			if e := p.addRange(&n.set, start, end); e != errNone {
 				return p.fail(e)
 			}
-		} else if e := p.addElem(&n.set, start); e != rxOK {
+		} else if e := p.addElem(&n.set, start); e != errNone {
 			return p.fail(e)
 		}
-		if tok.typ == rxTEnd {
-			return p.fail(rxEBrack)
+		if tok.typ == tEnd {
+			return p.fail(errBrack)
 		}
-		if tok.typ == rxTCloseBracket {
+		if tok.typ == tCloseBracket {
 			break
 		}
 	}
@@ -920,45 +886,45 @@ func (p *rxParser) bracket() *rxNode {
 }
 
 // bracketElem is glibc's parse_bracket_element.
-func (p *rxParser) bracketElem(tok rxToken, tlen int, acceptHyphen bool) (rxElem, bool) {
+func (p *parser) bracketElem(tok token, tlen int, acceptHyphen bool) (listElem, bool) {
 	p.pos += tlen
 	switch tok.typ {
-	case rxTOpenColl, rxTOpenEquiv, rxTOpenClass:
+	case tOpenColl, tOpenEquiv, tOpenClass:
 		return p.bracketSymbol(tok)
-	case rxTRange:
+	case tRange:
 		if !acceptHyphen {
 			// A '-' that does not start a range must end the list.
-			if t2, _ := p.peekBracket(); t2.typ != rxTCloseBracket {
-				p.fail(rxERange)
-				return rxElem{}, false
+			if t2, _ := p.peekBracket(); t2.typ != tCloseBracket {
+				p.fail(errRange)
+				return listElem{}, false
 			}
 		}
 	}
-	return rxElem{kind: rxElemChar, c: tok.c}, true
+	return listElem{kind: elemChar, c: tok.c}, true
 }
 
 // bracketSymbol is glibc's parse_bracket_symbol: the name in [.x.],
 // [=x=] or [:x:]. Class names keep their case under RE_ICASE.
-func (p *rxParser) bracketSymbol(tok rxToken) (rxElem, bool) {
+func (p *parser) bracketSymbol(tok token) (listElem, bool) {
 	if p.pos >= len(p.up) {
-		p.fail(rxEBrack)
-		return rxElem{}, false
+		p.fail(errBrack)
+		return listElem{}, false
 	}
 	src := p.up
-	if tok.typ == rxTOpenClass {
+	if tok.typ == tOpenClass {
 		src = p.pat
 	}
 	var name []byte
 	for i := 0; ; i++ {
 		if i >= 32 { // BRACKET_NAME_BUF_SIZE
-			p.fail(rxEBrack)
-			return rxElem{}, false
+			p.fail(errBrack)
+			return listElem{}, false
 		}
 		ch := src[p.pos]
 		p.pos++
 		if p.pos >= len(p.up) {
-			p.fail(rxEBrack)
-			return rxElem{}, false
+			p.fail(errBrack)
+			return listElem{}, false
 		}
 		if ch == tok.c && p.up[p.pos] == ']' {
 			break
@@ -966,14 +932,14 @@ func (p *rxParser) bracketSymbol(tok rxToken) (rxElem, bool) {
 		name = append(name, ch)
 	}
 	p.pos++
-	e := rxElem{name: string(name)}
+	e := listElem{name: string(name)}
 	switch tok.typ {
-	case rxTOpenColl:
-		e.kind = rxElemColl
-	case rxTOpenEquiv:
-		e.kind = rxElemEquiv
+	case tOpenColl:
+		e.kind = elemColl
+	case tOpenEquiv:
+		e.kind = elemEquiv
 	default:
-		e.kind = rxElemClass
+		e.kind = elemClass
 	}
 	return e, true
 }
@@ -981,49 +947,49 @@ func (p *rxParser) bracketSymbol(tok rxToken) (rxElem, bool) {
 // addElem adds a bracket element that is not part of a range. The C
 // locale has no multi-character collating elements and every character
 // is its own equivalence class.
-func (p *rxParser) addElem(s *rxSet, e rxElem) rxErr {
+func (p *parser) addElem(s *byteSet, e listElem) errCode {
 	switch e.kind {
-	case rxElemChar:
+	case elemChar:
 		s.add(e.c)
-	case rxElemColl, rxElemEquiv:
+	case elemColl, elemEquiv:
 		if len(e.name) != 1 {
-			return rxECollate
+			return errCollate
 		}
 		s.add(e.name[0])
-	case rxElemClass:
+	case elemClass:
 		name := e.name
 		if p.syn&ICase != 0 && (name == "upper" || name == "lower") {
 			name = "alpha"
 		}
 		if !s.addClass(name) {
-			return rxECType
+			return errCType
 		}
 	}
-	return rxOK
+	return errNone
 }
 
 // addRange adds start-end; the C locale collates bytes by value.
-func (p *rxParser) addRange(s *rxSet, start, end rxElem) rxErr {
-	if start.kind == rxElemEquiv || start.kind == rxElemClass || end.kind == rxElemEquiv || end.kind == rxElemClass {
-		return rxERange
+func (p *parser) addRange(s *byteSet, start, end listElem) errCode {
+	if start.kind == elemEquiv || start.kind == elemClass || end.kind == elemEquiv || end.kind == elemClass {
+		return errRange
 	}
 	lo, ok1 := start.point()
 	hi, ok2 := end.point()
 	if !ok1 || !ok2 {
-		return rxECollate
+		return errCollate
 	}
-	if lo > hi && p.syn&rxNoEmptyRanges != 0 {
-		return rxERange
+	if lo > hi && p.syn&noEmptyRanges != 0 {
+		return errRange
 	}
 	for c := int(lo); c <= int(hi); c++ {
 		s.add(byte(c))
 	}
-	return rxOK
+	return errNone
 }
 
 // point is the collation value of a range end point.
-func (e rxElem) point() (byte, bool) {
-	if e.kind == rxElemChar {
+func (e listElem) point() (byte, bool) {
+	if e.kind == elemChar {
 		return e.c, true
 	}
 	if len(e.name) != 1 {
@@ -1034,61 +1000,61 @@ func (e rxElem) point() (byte, bool) {
 
 // Translation to Go.
 
-// Marker runes stand for \< and \> in the program rxVM runs; no subject
+// Marker runes stand for \< and \> in the program nfa runs; no subject
 // character is above 0xff.
 const (
-	rxMarkWordStart = utf8.MaxRune
-	rxMarkWordEnd   = utf8.MaxRune - 1
+	markWordStart = utf8.MaxRune
+	markWordEnd   = utf8.MaxRune - 1
 )
 
-// rxMaxSize bounds the size of a pattern after its intervals are
+// maxSize bounds the size of a pattern after its intervals are
 // expanded, which is how glibc compiles them too.
-const rxMaxSize = 1 << 20
+const maxSize = 1 << 20
 
 // toSyntax converts the parse tree to a regexp/syntax tree over Latin-1
 // runes. Under RE_ICASE glibc matches the uppercased subject, so a set
 // S matches the bytes whose toupper is in S.
-func (n *rxNode) toSyntax(icase bool) *syntax.Regexp {
+func (n *node) toSyntax(icase bool) *syntax.Regexp {
 	if n == nil {
 		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
 	}
 	switch n.op {
-	case rxOpSet:
+	case opSet:
 		set := n.set
 		if icase {
-			set = rxSet{}
+			set = byteSet{}
 			for c := 0; c < 256; c++ {
-				if n.set.has(toUpperC(byte(c))) {
+				if n.set.has(ctype.ToUpper(byte(c))) {
 					set.add(byte(c))
 				}
 			}
 		}
 		return setSyntax(&set)
-	case rxOpAssert:
+	case opAssert:
 		switch n.as {
-		case rxLineStart:
+		case lineStart:
 			return &syntax.Regexp{Op: syntax.OpBeginLine}
-		case rxLineEnd:
+		case lineEnd:
 			return &syntax.Regexp{Op: syntax.OpEndLine}
-		case rxBufStart:
+		case bufStart:
 			return &syntax.Regexp{Op: syntax.OpBeginText}
-		case rxBufEnd:
+		case bufEnd:
 			return &syntax.Regexp{Op: syntax.OpEndText}
-		case rxWordBoundary:
+		case wordBoundary:
 			return &syntax.Regexp{Op: syntax.OpWordBoundary}
-		case rxNotBoundary:
+		case notBoundary:
 			return &syntax.Regexp{Op: syntax.OpNoWordBoundary}
-		case rxWordStart:
-			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{rxMarkWordStart}}
+		case wordStart:
+			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{markWordStart}}
 		default:
-			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{rxMarkWordEnd}}
+			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{markWordEnd}}
 		}
-	case rxOpCat, rxOpAlt:
+	case opCat, opAlt:
 		if len(n.kids) == 0 {
 			return &syntax.Regexp{Op: syntax.OpEmptyMatch}
 		}
 		op := syntax.OpConcat
-		if n.op == rxOpAlt {
+		if n.op == opAlt {
 			op = syntax.OpAlternate
 		}
 		re := &syntax.Regexp{Op: op}
@@ -1104,7 +1070,7 @@ func (n *rxNode) toSyntax(icase bool) *syntax.Regexp {
 }
 
 // setSyntax is a set of bytes as a class of Latin-1 runes.
-func setSyntax(s *rxSet) *syntax.Regexp {
+func setSyntax(s *byteSet) *syntax.Regexp {
 	var ranges []rune
 	count := 0
 	for c := 0; c < 256; {
@@ -1186,45 +1152,45 @@ func repeatValid(re *syntax.Regexp, n int) bool {
 }
 
 // size estimates the number of nodes n expands to, saturating above
-// rxMaxSize.
-func (n *rxNode) size() int {
+// maxSize.
+func (n *node) size() int {
 	if n == nil {
 		return 1
 	}
 	switch n.op {
-	case rxOpCat, rxOpAlt:
+	case opCat, opAlt:
 		s := 1
 		for _, k := range n.kids {
-			s = min(s+k.size(), rxMaxSize+1)
+			s = min(s+k.size(), maxSize+1)
 		}
 		return s
-	case rxOpRepeat:
+	case opRepeat:
 		c := n.max
 		if c < 0 {
 			c = n.min + 1
 		}
-		return min(1+c*n.kids[0].size(), rxMaxSize+1)
+		return min(1+c*n.kids[0].size(), maxSize+1)
 	}
 	return 1
 }
 
 // Regexp is a compiled -regex pattern: a Go regexp over Latin-1 runes,
-// or for \< and \> a program for rxVM.
+// or for \< and \> a program for nfa.
 type Regexp struct {
 	re *regexp.Regexp
-	vm *rxVM
+	vm *nfa
 }
 
 // Compile compiles pat with the syntax bits syn (including ICase for
 // -iregex) into a matcher of whole paths. Its errors are glibc's
 // (re_compile_pattern's message in the C locale) or ErrBackRef.
 func Compile(pat string, syn Syntax) (*Regexp, error) {
-	tree, p, err := parseGNURegex(pat, syn)
+	tree, p, err := parse(pat, syn)
 	if err != nil {
 		return nil, err
 	}
-	if tree.size() > rxMaxSize {
-		return nil, rxESize
+	if tree.size() > maxSize {
+		return nil, errSize
 	}
 	body := tree.toSyntax(syn&ICase != 0)
 	// re_match must consume the whole path.
@@ -1234,21 +1200,21 @@ func Compile(pat string, syn Syntax) (*Regexp, error) {
 	if p.words {
 		prog, err := syntax.Compile(whole.Simplify())
 		if err != nil {
-			return nil, rxESize
+			return nil, errSize
 		}
-		return &Regexp{vm: newRxVM(prog)}, nil
+		return &Regexp{vm: newNFA(prog)}, nil
 	}
 	re, err := regexp.Compile(whole.String())
 	if err != nil {
 		// Only sizes Go refuses (a pattern too large or nested too
 		// deep) get here.
-		return nil, rxESize
+		return nil, errSize
 	}
 	return &Regexp{re: re}, nil
 }
 
-// rxBufs are buffers for paths re-encoded as Latin-1 UTF-8.
-var rxBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+// latin1Bufs are buffers for paths re-encoded as Latin-1 UTF-8.
+var latin1Bufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // Match reports whether the whole of path matches, as re_match
 // consuming all of it would. It does not allocate once its pools are
@@ -1267,56 +1233,56 @@ func (g *Regexp) Match(path []byte) bool {
 	if ascii {
 		return g.re.Match(path)
 	}
-	bp := rxBufs.Get().(*[]byte)
+	bp := latin1Bufs.Get().(*[]byte)
 	b := (*bp)[:0]
 	for _, c := range path {
 		b = utf8.AppendRune(b, rune(c))
 	}
 	ok := g.re.Match(b)
 	*bp = b
-	rxBufs.Put(bp)
+	latin1Bufs.Put(bp)
 	return ok
 }
 
-// rxVM simulates the compiled program's NFA over the bytes of a path,
+// nfa simulates the compiled program's NFA over the bytes of a path,
 // each byte one character, with the marker runes as \< and \>.
-type rxVM struct {
+type nfa struct {
 	prog *syntax.Prog
-	pool sync.Pool // *rxScratch
+	pool sync.Pool // *scratch
 }
 
-type rxScratch struct {
-	cur, next rxQueue
+type scratch struct {
+	cur, next queue
 	stack     []uint32
 }
 
-// rxQueue is a sparse set of instruction indexes.
-type rxQueue struct{ sparse, dense []uint32 }
+// queue is a sparse set of instruction indexes.
+type queue struct{ sparse, dense []uint32 }
 
-func (q *rxQueue) has(pc uint32) bool {
+func (q *queue) has(pc uint32) bool {
 	i := q.sparse[pc]
 	return int(i) < len(q.dense) && q.dense[i] == pc
 }
 
-func (q *rxQueue) add(pc uint32) {
+func (q *queue) add(pc uint32) {
 	q.sparse[pc] = uint32(len(q.dense))
 	q.dense = append(q.dense, pc)
 }
 
-func newRxVM(prog *syntax.Prog) *rxVM {
-	vm := &rxVM{prog: prog}
+func newNFA(prog *syntax.Prog) *nfa {
+	vm := &nfa{prog: prog}
 	n := len(prog.Inst)
 	vm.pool.New = func() any {
-		return &rxScratch{
-			cur:  rxQueue{sparse: make([]uint32, n), dense: make([]uint32, 0, n)},
-			next: rxQueue{sparse: make([]uint32, n), dense: make([]uint32, 0, n)},
+		return &scratch{
+			cur:  queue{sparse: make([]uint32, n), dense: make([]uint32, 0, n)},
+			next: queue{sparse: make([]uint32, n), dense: make([]uint32, 0, n)},
 		}
 	}
 	return vm
 }
 
-func (vm *rxVM) match(s []byte) bool {
-	sc := vm.pool.Get().(*rxScratch)
+func (vm *nfa) match(s []byte) bool {
+	sc := vm.pool.Get().(*scratch)
 	defer vm.pool.Put(sc)
 	cur, next := &sc.cur, &sc.next
 	cur.dense = cur.dense[:0]
@@ -1346,7 +1312,7 @@ func (vm *rxVM) match(s []byte) bool {
 
 // add adds pc and what it reaches without reading a character at
 // position pos of s.
-func (vm *rxVM) add(sc *rxScratch, q *rxQueue, pc uint32, s []byte, pos int) {
+func (vm *nfa) add(sc *scratch, q *queue, pc uint32, s []byte, pos int) {
 	r1, r2 := rune(-1), rune(-1)
 	if pos > 0 {
 		r1 = rune(s[pos-1])
@@ -1375,11 +1341,11 @@ func (vm *rxVM) add(sc *rxScratch, q *rxQueue, pc uint32, s []byte, pos int) {
 		case syntax.InstRune1:
 			w1, w2 := syntax.IsWordChar(r1), syntax.IsWordChar(r2)
 			switch inst.Rune[0] {
-			case rxMarkWordStart:
+			case markWordStart:
 				if !w1 && w2 {
 					stack = append(stack, inst.Out)
 				}
-			case rxMarkWordEnd:
+			case markWordEnd:
 				if w1 && !w2 {
 					stack = append(stack, inst.Out)
 				}

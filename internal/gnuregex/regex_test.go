@@ -12,11 +12,11 @@ import (
 	"github.com/gfind/gfind/internal/testtool"
 )
 
-// regexTests: does the whole of path match pat under -regextype typ ("" is
+// matchTests: does the whole of path match pat under -regextype typ ("" is
 // find's default) with -regex, or -iregex when icase? TestAgainstGNU
 // checks every row with GNU find 4.9 (LC_ALL=C), with path as a starting
 // point.
-var regexTests = []struct {
+var matchTests = []struct {
 	typ   string
 	icase bool
 	pat   string
@@ -177,10 +177,10 @@ var regexTests = []struct {
 	{"awk", true, `\./[\a]`, "./A", true}, // escapes in lists are uppercased
 }
 
-// regexSyn returns the syntax for a test row's type and case folding.
-func regexSyn(t *testing.T, typ string, icase bool) Syntax {
+// syntaxOf returns the syntax for a test row's type and case folding.
+func syntaxOf(t *testing.T, typ string, icase bool) Syntax {
 	t.Helper()
-	syn := rxSyntaxEmacs
+	syn := syntaxEmacs
 	if typ != "" {
 		var ok bool
 		if syn, ok = Lookup(typ); !ok {
@@ -194,8 +194,8 @@ func regexSyn(t *testing.T, typ string, icase bool) Syntax {
 }
 
 func TestMatch(t *testing.T) {
-	for _, tt := range regexTests {
-		g, err := Compile(tt.pat, regexSyn(t, tt.typ, tt.icase))
+	for _, tt := range matchTests {
+		g, err := Compile(tt.pat, syntaxOf(t, tt.typ, tt.icase))
 		if err != nil {
 			t.Errorf("%s icase=%v %q: %v", tt.typ, tt.icase, tt.pat, err)
 			continue
@@ -204,15 +204,15 @@ func TestMatch(t *testing.T) {
 			t.Errorf("%s icase=%v %q on %q: got %v, want %v", tt.typ, tt.icase, tt.pat, tt.path, got, tt.want)
 		}
 		// The NFA simulation must agree with Go's regexp.
-		if vm := compileRxVM(t, tt.pat, regexSyn(t, tt.typ, tt.icase)); vm.match([]byte(tt.path)) != tt.want {
-			t.Errorf("%s icase=%v %q on %q: rxVM disagrees", tt.typ, tt.icase, tt.pat, tt.path)
+		if vm := compileNFA(t, tt.pat, syntaxOf(t, tt.typ, tt.icase)); vm.match([]byte(tt.path)) != tt.want {
+			t.Errorf("%s icase=%v %q on %q: nfa disagrees", tt.typ, tt.icase, tt.pat, tt.path)
 		}
 	}
 }
 
-// compileRxVM compiles pat for rxVM even without \< or \>.
-func compileRxVM(t testing.TB, pat string, syn Syntax) *rxVM {
-	tree, _, err := parseGNURegex(pat, syn)
+// compileNFA compiles pat for nfa even without \< or \>.
+func compileNFA(t testing.TB, pat string, syn Syntax) *nfa {
+	tree, _, err := parse(pat, syn)
 	if err != nil {
 		t.Fatalf("%q: %v", pat, err)
 	}
@@ -223,7 +223,7 @@ func compileRxVM(t testing.TB, pat string, syn Syntax) *rxVM {
 	if err != nil {
 		t.Fatalf("%q: %v", pat, err)
 	}
-	return newRxVM(prog)
+	return newNFA(prog)
 }
 
 // raceEnabled is set under the race detector (race_test.go).
@@ -234,7 +234,7 @@ func TestAllocs(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop its buffers")
 	}
 	for _, pat := range []string{`.*\.go`, `.*\<x\>.*`} {
-		g, err := Compile(pat, rxSyntaxEmacs)
+		g, err := Compile(pat, syntaxEmacs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,9 +249,9 @@ func TestAllocs(t *testing.T) {
 
 // FuzzCompile: any pattern in any syntax either compiles or gives
 // one of glibc's errors (or the back-reference refusal); a compiled one
-// gives the same answer through Go's regexp and through rxVM.
+// gives the same answer through Go's regexp and through nfa.
 func FuzzCompile(f *testing.F) {
-	for _, tt := range regexTests {
+	for _, tt := range matchTests {
 		f.Add(tt.typ, tt.icase, tt.pat, tt.path)
 	}
 	f.Add("", false, "0\x000", "0") // a C string ends at the NUL
@@ -263,25 +263,25 @@ func FuzzCompile(f *testing.F) {
 		if icase {
 			syn |= ICase
 		}
-		if tree, _, err := parseGNURegex(pat, syn); err == nil && tree.size() > 1000 {
+		if tree, _, err := parse(pat, syn); err == nil && tree.size() > 1000 {
 			return // big patterns compile slowly; keep the fuzzer fast
 		}
 		g, err := Compile(pat, syn)
 		if err != nil {
-			var e rxErr
-			if !errors.As(err, &e) || e == rxOK {
+			var e errCode
+			if !errors.As(err, &e) || e == errNone {
 				t.Fatalf("%q: error %v is not a glibc error", pat, err)
 			}
 			return
 		}
 		got := g.Match([]byte(path))
-		if vm := compileRxVM(t, pat, syn); vm.match([]byte(path)) != got {
-			t.Fatalf("%q on %q: regexp says %v, rxVM disagrees", pat, path, got)
+		if vm := compileNFA(t, pat, syn); vm.match([]byte(path)) != got {
+			t.Fatalf("%q on %q: regexp says %v, nfa disagrees", pat, path, got)
 		}
 	})
 }
 
-// TestAgainstGNU runs every row of regexTests
+// TestAgainstGNU runs every row of matchTests
 // through GNU find: the paths are made as files and given as starting
 // points with -maxdepth 0, one find per pattern.
 func TestAgainstGNU(t *testing.T) {
@@ -294,7 +294,7 @@ func TestAgainstGNU(t *testing.T) {
 	}
 	want := map[key]map[string]bool{}
 	var order []key
-	for _, tt := range regexTests {
+	for _, tt := range matchTests {
 		k := key{tt.typ, tt.icase, tt.pat}
 		if want[k] == nil {
 			want[k] = map[string]bool{}
@@ -348,7 +348,7 @@ func TestAgainstGNU(t *testing.T) {
 // walker's workers do (run it with -race).
 func TestConcurrent(t *testing.T) {
 	for _, pat := range []string{`.*\.go`, `.*\<x\>.*`} {
-		g, err := Compile(pat, rxSyntaxEmacs)
+		g, err := Compile(pat, syntaxEmacs)
 		if err != nil {
 			t.Fatal(err)
 		}
