@@ -201,9 +201,6 @@ func parseSeeds() [][]string {
 	for _, s := range sizeErrors {
 		seeds = append(seeds, []string{"-size", s.arg})
 	}
-	for _, s := range dateTests {
-		seeds = append(seeds, []string{"-newermt", s.in})
-	}
 	return seeds
 }
 
@@ -287,9 +284,6 @@ func FuzzPrimaryArg(f *testing.F) {
 		if op, arg, ok := strings.Cut(s.args, " "); ok && op == "-printf" {
 			f.Add(argOp(f, op), arg)
 		}
-	}
-	for _, in := range dateOracleInputs {
-		f.Add(argOp(f, "-newermt"), in)
 	}
 	for _, s := range strtodTests {
 		f.Add(argOp(f, "-mtime"), s.in)

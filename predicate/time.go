@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfind/gfind/internal/ctype"
+	"github.com/gfind/gfind/internal/getdate"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -59,6 +61,11 @@ var localTZ = time.Local
 // statx(2), which Linux has had since 4.11; set this to false to get
 // GNU's refusal instead.
 var birthTimeSupported = true
+
+// tspec is a timestamp as struct timespec holds one. GNU's arithmetic can
+// leave nsec outside [0, 1e9) (see relativeTimestamp); the comparisons
+// cope with that as GNU's do.
+type tspec struct{ sec, nsec int64 }
 
 // A timeField names a file timestamp: 'a', 'c', 'm' or 'B' (birth).
 type timeField = byte
@@ -333,7 +340,7 @@ func cvtTimeT(f float64) int64 {
 // underflow to zero is not.
 func cStrtod(s string) (float64, bool) {
 	i := 0
-	for i < len(s) && cIsSpace(s[i]) {
+	for i < len(s) && ctype.IsSpace(s[i]) {
 		i++
 	}
 	neg := false
@@ -353,7 +360,7 @@ func cStrtod(s string) (float64, bool) {
 		if len(r) > 3 {
 			body, ok := strings.CutPrefix(r[3:], "(")
 			if !ok || !strings.HasSuffix(body, ")") ||
-				strings.TrimFunc(body[:len(body)-1], func(c rune) bool { return c < 128 && (cIsAlpha(byte(c)) || cIsDigit(byte(c)) || c == '_') }) != "" {
+				strings.TrimFunc(body[:len(body)-1], func(c rune) bool { return c < 128 && (ctype.IsAlpha(byte(c)) || ctype.IsDigit(byte(c)) || c == '_') }) != "" {
 				return 0, false
 			}
 		}
@@ -389,8 +396,6 @@ func cHasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
-func cIsXDigit(c byte) bool { return cIsDigit(c) || ((c|0x20) >= 'a' && (c|0x20) <= 'f') }
-
 // scanCNumber returns the longest prefix of s that strtod reads as an
 // unsigned decimal or hexadecimal floating-point number.
 func scanCNumber(s string) (string, bool, bool) {
@@ -406,26 +411,26 @@ func scanCNumber(s string) (string, bool, bool) {
 		}
 		return i
 	}
-	if at(0) == '0' && (at(1)|0x20) == 'x' && (cIsXDigit(at(2)) || (at(2) == '.' && cIsXDigit(at(3)))) {
-		i := digits(2, cIsXDigit)
+	if at(0) == '0' && (at(1)|0x20) == 'x' && (ctype.IsXDigit(at(2)) || (at(2) == '.' && ctype.IsXDigit(at(3)))) {
+		i := digits(2, ctype.IsXDigit)
 		if at(i) == '.' {
-			i = digits(i+1, cIsXDigit)
+			i = digits(i+1, ctype.IsXDigit)
 		}
 		if (at(i) | 0x20) == 'p' {
 			j := i + 1
 			if at(j) == '+' || at(j) == '-' {
 				j++
 			}
-			if cIsDigit(at(j)) {
-				i = digits(j, cIsDigit)
+			if ctype.IsDigit(at(j)) {
+				i = digits(j, ctype.IsDigit)
 			}
 		}
 		return s[:i], true, true
 	}
-	i := digits(0, cIsDigit)
+	i := digits(0, ctype.IsDigit)
 	n := i
 	if at(i) == '.' {
-		j := digits(i+1, cIsDigit)
+		j := digits(i+1, ctype.IsDigit)
 		n += j - i - 1
 		i = j
 	}
@@ -437,8 +442,8 @@ func scanCNumber(s string) (string, bool, bool) {
 		if at(j) == '+' || at(j) == '-' {
 			j++
 		}
-		if cIsDigit(at(j)) {
-			i = digits(j, cIsDigit)
+		if ctype.IsDigit(at(j)) {
+			i = digits(j, ctype.IsDigit)
 		}
 	}
 	return s[:i], false, true
@@ -540,10 +545,11 @@ func parseNewerXY(p *parser, op string) error {
 	var ref tspec
 	switch y {
 	case 't':
-		var ok bool
-		if ref, ok = parseDatetime(arg, p.cfg.Now, localTZ); !ok {
+		t, ok := getdate.Parse(arg, p.cfg.Now, localTZ)
+		if !ok {
 			return p.errorf("I cannot figure out how to interpret %s as a date or time", p.quote(arg))
 		}
+		ref = tspec{t.Sec, t.Nsec}
 	case 'B':
 		st, err := p.statRef(arg)
 		if err != nil {

@@ -16,9 +16,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// timeNow is the start time of the worked examples, dateNow of
-// datetime_test.go: 2026-11-30 04:50:30.25 UTC.
-var timeNow = dateNow
+// timeNow is the start time of the worked examples: 2026-11-30
+// 04:50:30.25 UTC, the "now" of internal/getdate's table too.
+var timeNow = time.Unix(1796014230, 250000000)
 
 func tsOf(t time.Time) unix.Timespec {
 	return unix.Timespec{Sec: t.Unix(), Nsec: int64(t.Nanosecond())}

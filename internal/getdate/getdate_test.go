@@ -1,4 +1,4 @@
-package predicate
+package getdate
 
 import (
 	"bytes"
@@ -121,18 +121,18 @@ func dateLoc(t testing.TB, name string) *time.Location {
 	return loc
 }
 
-func fmtTS(v tspec, ok bool) string {
+func fmtTS(v Timespec, ok bool) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("%d.%09d", v.sec, v.nsec)
+	return fmt.Sprintf("%d.%09d", v.Sec, v.Nsec)
 }
 
 func TestParseDatetime(t *testing.T) {
 	for _, tt := range dateTests {
-		got := fmtTS(parseDatetime(tt.in, dateNow, dateLoc(t, tt.tz)))
+		got := fmtTS(Parse(tt.in, dateNow, dateLoc(t, tt.tz)))
 		if got != tt.want {
-			t.Errorf("parseDatetime(%q) in %s = %q, want %q", tt.in, tt.tz, got, tt.want)
+			t.Errorf("Parse(%q) in %s = %q, want %q", tt.in, tt.tz, got, tt.want)
 		}
 	}
 }
@@ -156,7 +156,7 @@ var dateOracleInputs = []string{
 	"1 sec", "1 secs", "3 hrs", "minute", "this week", "last fortnight",
 }
 
-// TestParseDatetimeAgainstDate compares parseDatetime with GNU date on
+// TestParseDatetimeAgainstDate compares Parse with GNU date on
 // the real clock, in three zones. date -f reads one string a line; a
 // known one after each marks where an invalid string printed nothing.
 // date's answer must lie between ours computed just before and just
@@ -193,8 +193,8 @@ func TestParseDatetimeAgainstDate(t *testing.T) {
 				t.Fatalf("TZ=%s: lost track of date's output at %q", zone, in)
 			}
 			lines = lines[1:]
-			lo := fmtTS(parseDatetime(in, before, loc))
-			hi := fmtTS(parseDatetime(in, after, loc))
+			lo := fmtTS(Parse(in, before, loc))
+			hi := fmtTS(Parse(in, after, loc))
 			if (want == "") != (lo == "") || (want != "" && (tsLess(want, lo) || tsLess(hi, want))) {
 				t.Errorf("TZ=%s %q: date says %q, we say %q..%q", zone, in, want, lo, hi)
 			}
@@ -225,7 +225,7 @@ func FuzzDate(f *testing.F) {
 		ny = time.UTC
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		parseDatetime(s, dateNow, time.UTC)
-		parseDatetime(s, dateNow, ny)
+		Parse(s, dateNow, time.UTC)
+		Parse(s, dateNow, ny)
 	})
 }

@@ -1,4 +1,4 @@
-package predicate
+package getdate
 
 import (
 	"math"
@@ -20,10 +20,9 @@ import (
 // with daylight saving time. Times come out as seconds and nanoseconds
 // since the epoch.
 
-// tspec is a timestamp as struct timespec holds one. GNU's arithmetic can
-// leave Nsec outside [0, 1e9) (see relativeTimestamp); the comparisons
-// cope with that as GNU's do.
-type tspec struct{ sec, nsec int64 }
+// Timespec is a time as struct timespec holds one: seconds since the
+// epoch, and nanoseconds in [0, 1e9) after them.
+type Timespec struct{ Sec, Nsec int64 }
 
 // Token kinds of the date grammar, after parse-datetime.y.
 type dtKind uint8
@@ -410,7 +409,7 @@ type dtParser struct {
 	year       dtTextint
 	month, day int64
 	hour, mins int64
-	secs       tspec
+	secs       Timespec
 	rel        dtRel
 
 	timespecSeen, relsSeen, yearSeen                                    bool
@@ -474,7 +473,7 @@ func (pc *dtParser) digitsToDateTime(t dtTextint) {
 	} else {
 		pc.hour, pc.mins = t.value/100, t.value%100
 	}
-	pc.secs = tspec{}
+	pc.secs = Timespec{}
 	pc.meridian = mer24
 }
 
@@ -558,19 +557,19 @@ func (pc *dtParser) zoneOffset() bool {
 func (pc *dtParser) isoTime(h int64) bool {
 	switch {
 	case pc.peek(0).kind == dtSNumber:
-		pc.setHMS(h, 0, tspec{})
+		pc.setHMS(h, 0, Timespec{})
 		pc.meridian = mer24
 		return pc.zoneOffset()
 	case pc.isChar(0, ':') && pc.peek(1).kind == dtUNumber:
 		m := pc.peek(1).val
 		pc.pos += 2
-		sec := tspec{}
+		sec := Timespec{}
 		if pc.isChar(0, ':') {
 			t := pc.peek(1)
 			if t.kind != dtUNumber && t.kind != dtUDecimal {
 				return false
 			}
-			sec = tspec{t.val, t.ns}
+			sec = Timespec{t.val, t.ns}
 			pc.pos += 2
 		}
 		pc.setHMS(h, m, sec)
@@ -580,7 +579,7 @@ func (pc *dtParser) isoTime(h int64) bool {
 	return false
 }
 
-func (pc *dtParser) setHMS(h, m int64, s tspec) { pc.hour, pc.mins, pc.secs = h, m, s }
+func (pc *dtParser) setHMS(h, m int64, s Timespec) { pc.hour, pc.mins, pc.secs = h, m, s }
 
 // relAgo finishes a relative item: an optional "ago" or "hence".
 func (pc *dtParser) relAgo(r dtRel) bool {
@@ -603,7 +602,7 @@ func (pc *dtParser) item() bool {
 		switch {
 		case t1.kind == dtMeridian:
 			pc.pos += 2
-			pc.setHMS(t.val, 0, tspec{})
+			pc.setHMS(t.val, 0, Timespec{})
 			pc.meridian = t1.val
 			pc.timesSeen++
 			return true
@@ -613,7 +612,7 @@ func (pc *dtParser) item() bool {
 			}
 			m := pc.peek(2).val
 			if pc.peek(3).kind == dtMeridian {
-				pc.setHMS(t.val, m, tspec{})
+				pc.setHMS(t.val, m, Timespec{})
 				pc.meridian = pc.peek(3).val
 				pc.pos += 4
 				pc.timesSeen++
@@ -625,7 +624,7 @@ func (pc *dtParser) item() bool {
 					return false
 				}
 				if pc.peek(5).kind == dtMeridian {
-					pc.setHMS(t.val, m, tspec{s.val, s.ns})
+					pc.setHMS(t.val, m, Timespec{s.val, s.ns})
 					pc.meridian = pc.peek(5).val
 					pc.pos += 6
 					pc.timesSeen++
@@ -909,10 +908,11 @@ func mktime(loc *time.Location, t *dtTm) (int64, bool) {
 	return u, true
 }
 
-// parseDatetime is gnulib's parse_datetime: it interprets s relative to
-// now in the zone loc (the TZ environment variable, time.Local), and
-// reports false for a string it cannot make sense of.
-func parseDatetime(s string, now time.Time, loc *time.Location) (tspec, bool) {
+// Parse is gnulib's parse_datetime: it interprets s relative to now in
+// the zone loc (the caller's TZ, for find time.Local), and reports false
+// for a string it cannot make sense of. A leading TZ="Zone" in s
+// overrides loc.
+func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		s = s[:i] // the C string ends at a NUL
 	}
@@ -937,7 +937,7 @@ func parseDatetime(s string, now time.Time, loc *time.Location) (tspec, bool) {
 		}
 	}
 	nowL := now.In(loc)
-	start := tspec{now.Unix(), int64(now.Nanosecond())}
+	start := Timespec{now.Unix(), int64(now.Nanosecond())}
 	if p == "" {
 		p = "0"
 	}
@@ -946,7 +946,7 @@ func parseDatetime(s string, now time.Time, loc *time.Location) (tspec, bool) {
 	pc.year = dtTextint{value: int64(nowL.Year())}
 	pc.month, pc.day = int64(nowL.Month()), int64(nowL.Day())
 	pc.hour, pc.mins = int64(nowL.Hour()), int64(nowL.Minute())
-	pc.secs = tspec{int64(nowL.Second()), start.nsec}
+	pc.secs = Timespec{int64(nowL.Second()), start.Nsec}
 	nowDST := int32(0)
 	if nowL.IsDST() {
 		nowDST = 1
@@ -957,7 +957,7 @@ func parseDatetime(s string, now time.Time, loc *time.Location) (tspec, bool) {
 	name, _ := nowL.Zone()
 	local := []dtWord{{name, dtLocalZone, int64(nowDST)}}
 	for q := int64(1); q <= 3; q++ {
-		pt := time.Unix(start.sec+q*90*86400, 0).In(loc)
+		pt := time.Unix(start.Sec+q*90*86400, 0).In(loc)
 		if pt.IsDST() != nowL.IsDST() {
 			n, _ := pt.Zone()
 			v := int64(0)
@@ -987,16 +987,16 @@ func parseDatetime(s string, now time.Time, loc *time.Location) (tspec, bool) {
 		switch t.kind {
 		case dtSNumber, dtUNumber, dtSDecimal, dtUDecimal:
 		default:
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		if pc.peek(2).kind != dtEOF {
-			return tspec{}, false
+			return Timespec{}, false
 		}
-		return tspec{t.val, t.ns}, true
+		return Timespec{t.val, t.ns}, true
 	}
 	for pc.peek(0).kind != dtEOF {
 		if !pc.item() {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 	}
 	return pc.compute(loc, nowDST)
@@ -1012,10 +1012,10 @@ func dtLoadTZ(name string) *time.Location {
 }
 
 // compute turns the parsed items into a time, as parse_datetime_body.
-func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
+func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	if pc.timesSeen > 1 || pc.datesSeen > 1 || pc.daysSeen > 1 || pc.dstsSeen > 1 ||
 		pc.localZonesSeen+pc.zonesSeen > 1 {
-		return tspec{}, false
+		return Timespec{}, false
 	}
 	var t dtTm
 	year := pc.year.value
@@ -1032,22 +1032,22 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
 		tmYear = -1900 - year
 	}
 	if year == math.MinInt64 || !dtFitsInt32(tmYear) {
-		return tspec{}, false
+		return Timespec{}, false
 	}
 	t.year = int32(tmYear)
 	if !dtFitsInt32(pc.month-1) || !dtFitsInt32(pc.day) {
-		return tspec{}, false
+		return Timespec{}, false
 	}
 	t.mon, t.mday = int32(pc.month-1), int32(pc.day)
 	if pc.timesSeen > 0 || (pc.relsSeen && pc.datesSeen == 0 && pc.daysSeen == 0) {
 		h := dtToHour(pc.hour, pc.meridian)
 		if h < 0 {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		// C assigns the wider values to int fields without a check.
-		t.hour, t.min, t.sec = int32(h), int32(pc.mins), int32(pc.secs.sec)
+		t.hour, t.min, t.sec = int32(h), int32(pc.mins), int32(pc.secs.Sec)
 	} else {
-		pc.secs.nsec = 0
+		pc.secs.Nsec = 0
 	}
 	t.isdst = nowDST
 	if pc.datesSeen+pc.daysSeen+pc.timesSeen > 0 {
@@ -1060,14 +1060,14 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
 	start, ok := mktime(loc, &t)
 	if !ok || !dtSameFields(t0, t) {
 		if pc.zonesSeen == 0 {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		// Retry in a zone of the parsed offset (gnulib's "XXX" zone),
 		// where no time is skipped.
 		t = t0
 		start, ok = mktime(time.FixedZone("XXX", int(-pc.timeZone)), &t)
 		if !ok || !dtSameFields(t0, t) {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 	}
 	if pc.daysSeen > 0 && pc.datesSeen == 0 {
@@ -1078,17 +1078,17 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
 		// (day_number - wday + 7) % 7 + 7 * ordinal, with overflow checks.
 		incr := ((pc.dayNumber-int64(t.wday)+7)%7 + 7) % 7
 		if ord > math.MaxInt64/7 || ord < math.MinInt64/7 {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		incr += ord * 7
 		mday := int64(t.mday) + incr
 		if !dtFitsInt32(mday) {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		t.mday = int32(mday)
 		t.isdst = -1
 		if start, ok = mktime(loc, &t); !ok {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 	}
 	if pc.rel.year != 0 || pc.rel.month != 0 || pc.rel.day != 0 {
@@ -1096,22 +1096,22 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
 		m, ok2 := dtAddChecked(int64(t.mon), pc.rel.month, 1)
 		d, ok3 := dtAddChecked(int64(t.mday), pc.rel.day, 1)
 		if !ok1 || !ok2 || !ok3 || !dtFitsInt32(y) || !dtFitsInt32(m) || !dtFitsInt32(d) {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		t = dtTm{year: int32(y), mon: int32(m), mday: int32(d), hour: t0.hour, min: t0.min, sec: t0.sec, isdst: t0.isdst}
 		if start, ok = mktime(loc, &t); !ok {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 	}
 	if pc.zonesSeen > 0 {
 		delta := pc.timeZone - t.gmtoff
 		s := start - delta
 		if (delta > 0 && s > start) || (delta < 0 && s < start) {
-			return tspec{}, false
+			return Timespec{}, false
 		}
 		start = s
 	}
-	sumNS := pc.secs.nsec + pc.rel.ns
+	sumNS := pc.secs.Nsec + pc.rel.ns
 	norm := (sumNS%1e9 + 1e9) % 1e9
 	d4 := (sumNS - norm) / 1e9
 	sec, ok := dtAddChecked(start, pc.rel.hour, 3600)
@@ -1125,9 +1125,9 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (tspec, bool) {
 		sec, ok = dtAddChecked(sec, d4, 1)
 	}
 	if !ok {
-		return tspec{}, false
+		return Timespec{}, false
 	}
-	return tspec{sec, norm}, true
+	return Timespec{sec, norm}, true
 }
 
 // dtAddChecked returns a + n*unit, or false on overflow.
