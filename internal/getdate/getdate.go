@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/gfind/gfind/internal/ctype"
 )
 
 // This file is a Go rendering of gnulib's parse_datetime (the grammar of
@@ -25,47 +27,47 @@ import (
 type Timespec struct{ Sec, Nsec int64 }
 
 // Token kinds of the date grammar, after parse-datetime.y.
-type dtKind uint8
+type tokenKind uint8
 
 const (
-	dtEOF dtKind = iota
-	dtChar
-	dtError
-	dtAgo
-	dtDST
-	dtYearUnit
-	dtMonthUnit
-	dtHourUnit
-	dtMinuteUnit
-	dtSecUnit
-	dtDayUnit
-	dtDayShift
-	dtDay
-	dtDayZone
-	dtLocalZone
-	dtMeridian
-	dtMonth
-	dtOrdinal
-	dtZone
-	dtT // 'T': the ISO 8601 separator, or military zone T
-	dtSNumber
-	dtUNumber
-	dtSDecimal
-	dtUDecimal
+	tEOF tokenKind = iota
+	tChar
+	tError
+	tAgo
+	tDST
+	tYearUnit
+	tMonthUnit
+	tHourUnit
+	tMinuteUnit
+	tSecUnit
+	tDayUnit
+	tDayShift
+	tDay
+	tDayZone
+	tLocalZone
+	tMeridian
+	tMonth
+	tOrdinal
+	tZone
+	tT // 'T': the ISO 8601 separator, or military zone T
+	tSNumber
+	tUNumber
+	tSDecimal
+	tUDecimal
 )
 
-type dtToken struct {
-	kind   dtKind
-	c      byte  // dtChar
+type token struct {
+	kind   tokenKind
+	c      byte  // tChar
 	val    int64 // table values, and number values
 	neg    bool  // numbers: had a '-' sign
 	digits int   // numbers: how many digits
 	ns     int64 // decimals: the fraction
 }
 
-func (t dtToken) isUnit() bool {
+func (t token) isUnit() bool {
 	switch t.kind {
-	case dtYearUnit, dtMonthUnit, dtHourUnit, dtMinuteUnit, dtSecUnit, dtDayUnit:
+	case tYearUnit, tMonthUnit, tHourUnit, tMinuteUnit, tSecUnit, tDayUnit:
 		return true
 	}
 	return false
@@ -78,122 +80,118 @@ const (
 	mer24
 )
 
-type dtWord struct {
+type entry struct {
 	name string
-	kind dtKind
+	kind tokenKind
 	val  int64
 }
 
-var dtMeridians = []dtWord{
-	{"AM", dtMeridian, merAM}, {"A.M.", dtMeridian, merAM},
-	{"PM", dtMeridian, merPM}, {"P.M.", dtMeridian, merPM},
+var meridians = []entry{
+	{"AM", tMeridian, merAM}, {"A.M.", tMeridian, merAM},
+	{"PM", tMeridian, merPM}, {"P.M.", tMeridian, merPM},
 }
 
-var dtMonthsDays = []dtWord{
-	{"JANUARY", dtMonth, 1}, {"FEBRUARY", dtMonth, 2}, {"MARCH", dtMonth, 3},
-	{"APRIL", dtMonth, 4}, {"MAY", dtMonth, 5}, {"JUNE", dtMonth, 6},
-	{"JULY", dtMonth, 7}, {"AUGUST", dtMonth, 8}, {"SEPTEMBER", dtMonth, 9},
-	{"SEPT", dtMonth, 9}, {"OCTOBER", dtMonth, 10}, {"NOVEMBER", dtMonth, 11},
-	{"DECEMBER", dtMonth, 12},
-	{"SUNDAY", dtDay, 0}, {"MONDAY", dtDay, 1}, {"TUESDAY", dtDay, 2},
-	{"TUES", dtDay, 2}, {"WEDNESDAY", dtDay, 3}, {"WEDNES", dtDay, 3},
-	{"THURSDAY", dtDay, 4}, {"THUR", dtDay, 4}, {"THURS", dtDay, 4},
-	{"FRIDAY", dtDay, 5}, {"SATURDAY", dtDay, 6},
+var monthsAndDays = []entry{
+	{"JANUARY", tMonth, 1}, {"FEBRUARY", tMonth, 2}, {"MARCH", tMonth, 3},
+	{"APRIL", tMonth, 4}, {"MAY", tMonth, 5}, {"JUNE", tMonth, 6},
+	{"JULY", tMonth, 7}, {"AUGUST", tMonth, 8}, {"SEPTEMBER", tMonth, 9},
+	{"SEPT", tMonth, 9}, {"OCTOBER", tMonth, 10}, {"NOVEMBER", tMonth, 11},
+	{"DECEMBER", tMonth, 12},
+	{"SUNDAY", tDay, 0}, {"MONDAY", tDay, 1}, {"TUESDAY", tDay, 2},
+	{"TUES", tDay, 2}, {"WEDNESDAY", tDay, 3}, {"WEDNES", tDay, 3},
+	{"THURSDAY", tDay, 4}, {"THUR", tDay, 4}, {"THURS", tDay, 4},
+	{"FRIDAY", tDay, 5}, {"SATURDAY", tDay, 6},
 }
 
-var dtUnits = []dtWord{
-	{"YEAR", dtYearUnit, 1}, {"MONTH", dtMonthUnit, 1},
-	{"FORTNIGHT", dtDayUnit, 14}, {"WEEK", dtDayUnit, 7}, {"DAY", dtDayUnit, 1},
-	{"HOUR", dtHourUnit, 1}, {"MINUTE", dtMinuteUnit, 1}, {"MIN", dtMinuteUnit, 1},
-	{"SECOND", dtSecUnit, 1}, {"SEC", dtSecUnit, 1},
+var units = []entry{
+	{"YEAR", tYearUnit, 1}, {"MONTH", tMonthUnit, 1},
+	{"FORTNIGHT", tDayUnit, 14}, {"WEEK", tDayUnit, 7}, {"DAY", tDayUnit, 1},
+	{"HOUR", tHourUnit, 1}, {"MINUTE", tMinuteUnit, 1}, {"MIN", tMinuteUnit, 1},
+	{"SECOND", tSecUnit, 1}, {"SEC", tSecUnit, 1},
 }
 
-var dtRelatives = []dtWord{
-	{"TOMORROW", dtDayShift, 1}, {"YESTERDAY", dtDayShift, -1},
-	{"TODAY", dtDayShift, 0}, {"NOW", dtDayShift, 0},
-	{"LAST", dtOrdinal, -1}, {"THIS", dtOrdinal, 0}, {"NEXT", dtOrdinal, 1},
-	{"FIRST", dtOrdinal, 1}, {"THIRD", dtOrdinal, 3}, {"FOURTH", dtOrdinal, 4},
-	{"FIFTH", dtOrdinal, 5}, {"SIXTH", dtOrdinal, 6}, {"SEVENTH", dtOrdinal, 7},
-	{"EIGHTH", dtOrdinal, 8}, {"NINTH", dtOrdinal, 9}, {"TENTH", dtOrdinal, 10},
-	{"ELEVENTH", dtOrdinal, 11}, {"TWELFTH", dtOrdinal, 12},
-	{"AGO", dtAgo, -1}, {"HENCE", dtAgo, 1},
+var relatives = []entry{
+	{"TOMORROW", tDayShift, 1}, {"YESTERDAY", tDayShift, -1},
+	{"TODAY", tDayShift, 0}, {"NOW", tDayShift, 0},
+	{"LAST", tOrdinal, -1}, {"THIS", tOrdinal, 0}, {"NEXT", tOrdinal, 1},
+	{"FIRST", tOrdinal, 1}, {"THIRD", tOrdinal, 3}, {"FOURTH", tOrdinal, 4},
+	{"FIFTH", tOrdinal, 5}, {"SIXTH", tOrdinal, 6}, {"SEVENTH", tOrdinal, 7},
+	{"EIGHTH", tOrdinal, 8}, {"NINTH", tOrdinal, 9}, {"TENTH", tOrdinal, 10},
+	{"ELEVENTH", tOrdinal, 11}, {"TWELFTH", tOrdinal, 12},
+	{"AGO", tAgo, -1}, {"HENCE", tAgo, 1},
 }
 
-const dtHour = 3600
+const hour = 3600
 
-var dtUniversalZones = []dtWord{
-	{"GMT", dtZone, 0}, {"UT", dtZone, 0}, {"UTC", dtZone, 0},
+var universalZones = []entry{
+	{"GMT", tZone, 0}, {"UT", tZone, 0}, {"UTC", tZone, 0},
 }
 
-var dtZones = []dtWord{
-	{"WET", dtZone, 0}, {"WEST", dtDayZone, 0}, {"BST", dtDayZone, 0},
-	{"ART", dtZone, -3 * dtHour}, {"BRT", dtZone, -3 * dtHour}, {"BRST", dtDayZone, -3 * dtHour},
-	{"NST", dtZone, -(3*dtHour + 30*60)}, {"NDT", dtDayZone, -(3*dtHour + 30*60)},
-	{"AST", dtZone, -4 * dtHour}, {"ADT", dtDayZone, -4 * dtHour},
-	{"CLT", dtZone, -4 * dtHour}, {"CLST", dtDayZone, -4 * dtHour},
-	{"EST", dtZone, -5 * dtHour}, {"EDT", dtDayZone, -5 * dtHour},
-	{"CST", dtZone, -6 * dtHour}, {"CDT", dtDayZone, -6 * dtHour},
-	{"MST", dtZone, -7 * dtHour}, {"MDT", dtDayZone, -7 * dtHour},
-	{"PST", dtZone, -8 * dtHour}, {"PDT", dtDayZone, -8 * dtHour},
-	{"AKST", dtZone, -9 * dtHour}, {"AKDT", dtDayZone, -9 * dtHour},
-	{"HST", dtZone, -10 * dtHour}, {"HAST", dtZone, -10 * dtHour}, {"HADT", dtDayZone, -10 * dtHour},
-	{"SST", dtZone, -12 * dtHour},
-	{"WAT", dtZone, 1 * dtHour}, {"CET", dtZone, 1 * dtHour}, {"CEST", dtDayZone, 1 * dtHour},
-	{"MET", dtZone, 1 * dtHour}, {"MEZ", dtZone, 1 * dtHour}, {"MEST", dtDayZone, 1 * dtHour},
-	{"MESZ", dtDayZone, 1 * dtHour},
-	{"EET", dtZone, 2 * dtHour}, {"EEST", dtDayZone, 2 * dtHour},
-	{"CAT", dtZone, 2 * dtHour}, {"SAST", dtZone, 2 * dtHour},
-	{"EAT", dtZone, 3 * dtHour}, {"MSK", dtZone, 3 * dtHour}, {"MSD", dtDayZone, 3 * dtHour},
-	{"IST", dtZone, 5*dtHour + 30*60},
-	{"SGT", dtZone, 8 * dtHour}, {"KST", dtZone, 9 * dtHour}, {"JST", dtZone, 9 * dtHour},
-	{"GST", dtZone, 10 * dtHour}, {"NZST", dtZone, 12 * dtHour}, {"NZDT", dtDayZone, 12 * dtHour},
+var zones = []entry{
+	{"WET", tZone, 0}, {"WEST", tDayZone, 0}, {"BST", tDayZone, 0},
+	{"ART", tZone, -3 * hour}, {"BRT", tZone, -3 * hour}, {"BRST", tDayZone, -3 * hour},
+	{"NST", tZone, -(3*hour + 30*60)}, {"NDT", tDayZone, -(3*hour + 30*60)},
+	{"AST", tZone, -4 * hour}, {"ADT", tDayZone, -4 * hour},
+	{"CLT", tZone, -4 * hour}, {"CLST", tDayZone, -4 * hour},
+	{"EST", tZone, -5 * hour}, {"EDT", tDayZone, -5 * hour},
+	{"CST", tZone, -6 * hour}, {"CDT", tDayZone, -6 * hour},
+	{"MST", tZone, -7 * hour}, {"MDT", tDayZone, -7 * hour},
+	{"PST", tZone, -8 * hour}, {"PDT", tDayZone, -8 * hour},
+	{"AKST", tZone, -9 * hour}, {"AKDT", tDayZone, -9 * hour},
+	{"HST", tZone, -10 * hour}, {"HAST", tZone, -10 * hour}, {"HADT", tDayZone, -10 * hour},
+	{"SST", tZone, -12 * hour},
+	{"WAT", tZone, 1 * hour}, {"CET", tZone, 1 * hour}, {"CEST", tDayZone, 1 * hour},
+	{"MET", tZone, 1 * hour}, {"MEZ", tZone, 1 * hour}, {"MEST", tDayZone, 1 * hour},
+	{"MESZ", tDayZone, 1 * hour},
+	{"EET", tZone, 2 * hour}, {"EEST", tDayZone, 2 * hour},
+	{"CAT", tZone, 2 * hour}, {"SAST", tZone, 2 * hour},
+	{"EAT", tZone, 3 * hour}, {"MSK", tZone, 3 * hour}, {"MSD", tDayZone, 3 * hour},
+	{"IST", tZone, 5*hour + 30*60},
+	{"SGT", tZone, 8 * hour}, {"KST", tZone, 9 * hour}, {"JST", tZone, 9 * hour},
+	{"GST", tZone, 10 * hour}, {"NZST", tZone, 12 * hour}, {"NZDT", tDayZone, 12 * hour},
 }
 
-// dtMilitary maps the one-letter military zones A-Z (without J, which
+// military maps the one-letter military zones A-Z (without J, which
 // is local time in newer gnulib only) to their offsets; T is special.
-func dtMilitary(c byte) (dtWord, bool) {
+func military(c byte) (entry, bool) {
 	switch {
 	case c >= 'A' && c <= 'I':
-		return dtWord{kind: dtZone, val: int64(c-'A'+1) * dtHour}, true
+		return entry{kind: tZone, val: int64(c-'A'+1) * hour}, true
 	case c >= 'K' && c <= 'M':
-		return dtWord{kind: dtZone, val: int64(c-'K'+10) * dtHour}, true
+		return entry{kind: tZone, val: int64(c-'K'+10) * hour}, true
 	case c >= 'N' && c <= 'S':
-		return dtWord{kind: dtZone, val: -int64(c-'N'+1) * dtHour}, true
+		return entry{kind: tZone, val: -int64(c-'N'+1) * hour}, true
 	case c == 'T':
-		return dtWord{kind: dtT}, true
+		return entry{kind: tT}, true
 	case c >= 'U' && c <= 'Y':
-		return dtWord{kind: dtZone, val: -int64(c-'U'+8) * dtHour}, true
+		return entry{kind: tZone, val: -int64(c-'U'+8) * hour}, true
 	case c == 'Z':
-		return dtWord{kind: dtZone, val: 0}, true
+		return entry{kind: tZone, val: 0}, true
 	}
-	return dtWord{}, false
+	return entry{}, false
 }
 
-// dtLexer splits a date string into tokens as parse-datetime.y's yylex.
-type dtLexer struct {
+// lexer splits a date string into tokens as parse-datetime.y's yylex.
+type lexer struct {
 	s          string
 	i          int
-	localZones []dtWord // the local zone's abbreviations (tLOCAL_ZONE)
+	localZones []entry // the local zone's abbreviations (tLOCAL_ZONE)
 }
 
-func cIsSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
-func cIsDigit(c byte) bool { return c >= '0' && c <= '9' }
-func cIsAlpha(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
-
-func (l *dtLexer) at(i int) byte {
+func (l *lexer) at(i int) byte {
 	if i < len(l.s) {
 		return l.s[i]
 	}
 	return 0
 }
 
-func (l *dtLexer) next() dtToken {
+func (l *lexer) next() token {
 	for {
-		for cIsSpace(l.at(l.i)) {
+		for ctype.IsSpace(l.at(l.i)) {
 			l.i++
 		}
 		c := l.at(l.i)
-		if cIsDigit(c) || c == '-' || c == '+' {
+		if ctype.IsDigit(c) || c == '-' || c == '+' {
 			p := l.i
 			sign := 0
 			if c == '-' || c == '+' {
@@ -202,79 +200,79 @@ func (l *dtLexer) next() dtToken {
 					sign = -1
 				}
 				p++
-				for cIsSpace(l.at(p)) {
+				for ctype.IsSpace(l.at(p)) {
 					p++
 				}
 				l.i = p
-				if !cIsDigit(l.at(p)) {
+				if !ctype.IsDigit(l.at(p)) {
 					continue // a sign not before a number is skipped
 				}
 			}
 			var value int64
-			for cIsDigit(l.at(p)) {
+			for ctype.IsDigit(l.at(p)) {
 				d := int64(l.at(p) - '0')
 				if sign < 0 {
 					d = -d
 				}
 				if value > math.MaxInt64/10 || value < math.MinInt64/10 {
-					return dtToken{kind: dtError}
+					return token{kind: tError}
 				}
 				value *= 10
 				if (d > 0 && value > math.MaxInt64-d) || (d < 0 && value < math.MinInt64-d) {
-					return dtToken{kind: dtError}
+					return token{kind: tError}
 				}
 				value += d
 				p++
 			}
-			if c := l.at(p); (c == '.' || c == ',') && cIsDigit(l.at(p+1)) {
+			if c := l.at(p); (c == '.' || c == ',') && ctype.IsDigit(l.at(p+1)) {
 				s := value
 				p++
 				ns := int64(l.at(p) - '0')
 				p++
 				for digits := 2; digits <= 9; digits++ {
 					ns *= 10
-					if cIsDigit(l.at(p)) {
+					if ctype.IsDigit(l.at(p)) {
 						ns += int64(l.at(p) - '0')
 						p++
 					}
 				}
 				// Excess digits truncate toward -Infinity.
 				if sign < 0 {
-					for ; cIsDigit(l.at(p)); p++ {
+					for ; ctype.IsDigit(l.at(p)); p++ {
 						if l.at(p) != '0' {
 							ns++
 							break
 						}
 					}
 				}
-				for cIsDigit(l.at(p)) {
+				for ctype.IsDigit(l.at(p)) {
 					p++
 				}
 				if sign < 0 && ns != 0 {
 					if s == math.MinInt64 {
-						return dtToken{kind: dtError}
+						return token{kind: tError}
 					}
 					s--
 					ns = 1e9 - ns
 				}
 				l.i = p
-				k := dtUDecimal
+				k := tUDecimal
 				if sign != 0 {
-					k = dtSDecimal
+					k = tSDecimal
 				}
-				return dtToken{kind: k, val: s, ns: ns}
+				return token{kind: k, val: s, ns: ns}
 			}
-			t := dtToken{kind: dtUNumber, val: value, neg: sign < 0, digits: p - l.i}
+			t := token{kind: tUNumber, val: value, neg: sign < 0, digits: p - l.i}
 			if sign != 0 {
-				t.kind = dtSNumber
+				t.kind = tSNumber
 			}
 			l.i = p
 			return t
 		}
-		if cIsAlpha(c) {
+		if ctype.IsAlpha(c) {
 			var buf [19]byte
 			n := 0
-			for cIsAlpha(l.at(l.i)) || l.at(l.i) == '.' {
+			for ctype.IsAlpha(l.at(l.i)) || l.at(l.i) == '.' {
 				if n < len(buf) {
 					buf[n] = l.at(l.i)
 					n++
@@ -283,26 +281,26 @@ func (l *dtLexer) next() dtToken {
 			}
 			w, ok := l.lookup(buf[:n])
 			if !ok {
-				return dtToken{kind: dtError}
+				return token{kind: tError}
 			}
-			return dtToken{kind: w.kind, val: w.val}
+			return token{kind: w.kind, val: w.val}
 		}
 		if c != '(' {
 			if l.i >= len(l.s) {
-				return dtToken{kind: dtEOF}
+				return token{kind: tEOF}
 			}
 			l.i++
 			if c == 0 {
 				// An embedded NUL ends the C string.
-				return dtToken{kind: dtEOF}
+				return token{kind: tEOF}
 			}
-			return dtToken{kind: dtChar, c: c}
+			return token{kind: tChar, c: c}
 		}
 		// A comment: skip balanced parentheses.
 		count := 0
 		for {
 			if l.i >= len(l.s) || l.s[l.i] == 0 {
-				return dtToken{kind: dtEOF}
+				return token{kind: tEOF}
 			}
 			c := l.s[l.i]
 			l.i++
@@ -319,20 +317,20 @@ func (l *dtLexer) next() dtToken {
 }
 
 // lookup is parse-datetime.y's lookup_word; word is modified.
-func (l *dtLexer) lookup(word []byte) (dtWord, bool) {
+func (l *lexer) lookup(word []byte) (entry, bool) {
 	for i, c := range word {
 		if c >= 'a' && c <= 'z' {
 			word[i] = c - 'a' + 'A'
 		}
 	}
 	w := string(word)
-	for _, t := range dtMeridians {
+	for _, t := range meridians {
 		if w == t.name {
 			return t, true
 		}
 	}
 	abbrev := len(w) == 3 || (len(w) == 4 && w[3] == '.')
-	for _, t := range dtMonthsDays {
+	for _, t := range monthsAndDays {
 		if (abbrev && strings.HasPrefix(t.name, w[:3])) || (!abbrev && w == t.name) {
 			return t, true
 		}
@@ -341,27 +339,27 @@ func (l *dtLexer) lookup(word []byte) (dtWord, bool) {
 		return t, true
 	}
 	if w == "DST" {
-		return dtWord{kind: dtDST}, true
+		return entry{kind: tDST}, true
 	}
-	for _, t := range dtUnits {
+	for _, t := range units {
 		if w == t.name {
 			return t, true
 		}
 	}
 	if strings.HasSuffix(w, "S") {
-		for _, t := range dtUnits {
+		for _, t := range units {
 			if w[:len(w)-1] == t.name {
 				return t, true
 			}
 		}
 	}
-	for _, t := range dtRelatives {
+	for _, t := range relatives {
 		if w == t.name {
 			return t, true
 		}
 	}
 	if len(w) == 1 {
-		if t, ok := dtMilitary(w[0]); ok {
+		if t, ok := military(w[0]); ok {
 			return t, true
 		}
 	}
@@ -370,35 +368,35 @@ func (l *dtLexer) lookup(word []byte) (dtWord, bool) {
 			return t, true
 		}
 	}
-	return dtWord{}, false
+	return entry{}, false
 }
 
-func (l *dtLexer) lookupZone(w string) (dtWord, bool) {
-	for _, tab := range [][]dtWord{dtUniversalZones, l.localZones, dtZones} {
+func (l *lexer) lookupZone(w string) (entry, bool) {
+	for _, tab := range [][]entry{universalZones, l.localZones, zones} {
 		for _, t := range tab {
 			if w == t.name {
 				return t, true
 			}
 		}
 	}
-	return dtWord{}, false
+	return entry{}, false
 }
 
-// dtTextint is a number as written: its value and how many digits it had.
-type dtTextint struct {
+// textint is a number as written: its value and how many digits it had.
+type textint struct {
 	neg    bool
 	value  int64
 	digits int
 }
 
-// dtRel is a relative time: years ... nanoseconds to add.
-type dtRel struct {
+// relTime is a relative time: years ... nanoseconds to add.
+type relTime struct {
 	year, month, day, hour, minutes, seconds, ns int64
 }
 
-// dtParser holds what parse_datetime's parser_control holds.
-type dtParser struct {
-	toks []dtToken
+// parser holds what parse_datetime's parser_control holds.
+type parser struct {
+	toks []token
 	pos  int
 
 	dayOrdinal int64
@@ -406,31 +404,31 @@ type dtParser struct {
 	localIsDST int64
 	timeZone   int64 // seconds east of UTC
 	meridian   int64
-	year       dtTextint
+	year       textint
 	month, day int64
 	hour, mins int64
 	secs       Timespec
-	rel        dtRel
+	rel        relTime
 
 	timespecSeen, relsSeen, yearSeen                                    bool
 	datesSeen, daysSeen, localZonesSeen, dstsSeen, timesSeen, zonesSeen int
 }
 
-func (pc *dtParser) peek(i int) dtToken {
+func (pc *parser) peek(i int) token {
 	if pc.pos+i < len(pc.toks) {
 		return pc.toks[pc.pos+i]
 	}
-	return dtToken{kind: dtEOF}
+	return token{kind: tEOF}
 }
 
-func (pc *dtParser) isChar(i int, c byte) bool {
+func (pc *parser) isChar(i int, c byte) bool {
 	t := pc.peek(i)
-	return t.kind == dtChar && t.c == c
+	return t.kind == tChar && t.c == c
 }
 
 // addRel is apply_relative_time: pc.rel += factor * r, failing on
 // overflow.
-func (pc *dtParser) addRel(r dtRel, factor int64) bool {
+func (pc *parser) addRel(r relTime, factor int64) bool {
 	add := func(a *int64, b int64) bool {
 		if factor < 0 {
 			if b == math.MinInt64 {
@@ -453,7 +451,7 @@ func (pc *dtParser) addRel(r dtRel, factor int64) bool {
 
 // digitsToDateTime interprets a bare number as parse-datetime.y does:
 // a year after a date, YYYYMMDD, HHMM or HH.
-func (pc *dtParser) digitsToDateTime(t dtTextint) {
+func (pc *parser) digitsToDateTime(t textint) {
 	if pc.datesSeen > 0 && pc.year.digits == 0 && !pc.relsSeen && (pc.timesSeen > 0 || t.digits > 2) {
 		pc.yearSeen = true
 		pc.year = t
@@ -479,7 +477,7 @@ func (pc *dtParser) digitsToDateTime(t dtTextint) {
 
 // timeZoneHHMM is time_zone_hhmm: s is +HH, +HHMM, or +HH with mm
 // minutes (mm < 0: none).
-func (pc *dtParser) timeZoneHHMM(s dtTextint, mm int64) bool {
+func (pc *parser) timeZoneHHMM(s textint, mm int64) bool {
 	if s.digits <= 2 && mm < 0 {
 		s.value *= 100
 	}
@@ -504,26 +502,26 @@ func (pc *dtParser) timeZoneHHMM(s dtTextint, mm int64) bool {
 	return true
 }
 
-func dtTokInt(t dtToken) dtTextint { return dtTextint{neg: t.neg, value: t.val, digits: t.digits} }
+func tokInt(t token) textint { return textint{neg: t.neg, value: t.val, digits: t.digits} }
 
-// dtUnitRel makes the relative time "n units" for a unit token.
-func dtUnitRel(n int64, unit dtToken) (dtRel, bool) {
-	var r dtRel
+// unitRel makes the relative time "n units" for a unit token.
+func unitRel(n int64, unit token) (relTime, bool) {
+	var r relTime
 	switch unit.kind {
-	case dtYearUnit:
+	case tYearUnit:
 		r.year = n
-	case dtMonthUnit:
+	case tMonthUnit:
 		r.month = n
-	case dtDayUnit:
+	case tDayUnit:
 		if n != 0 && (n*unit.val)/unit.val != n {
 			return r, false
 		}
 		r.day = n * unit.val
-	case dtHourUnit:
+	case tHourUnit:
 		r.hour = n
-	case dtMinuteUnit:
+	case tMinuteUnit:
 		r.minutes = n
-	case dtSecUnit:
+	case tSecUnit:
 		r.seconds = n
 	}
 	return r, true
@@ -531,19 +529,19 @@ func dtUnitRel(n int64, unit dtToken) (dtRel, bool) {
 
 // optZoneOffset parses o_zone_offset after an ISO 8601 time: a signed
 // number with optional ":MM".
-func (pc *dtParser) optZoneOffset() bool {
-	if pc.peek(0).kind != dtSNumber {
+func (pc *parser) optZoneOffset() bool {
+	if pc.peek(0).kind != tSNumber {
 		return true
 	}
 	return pc.zoneOffset()
 }
 
-func (pc *dtParser) zoneOffset() bool {
-	s := dtTokInt(pc.peek(0))
+func (pc *parser) zoneOffset() bool {
+	s := tokInt(pc.peek(0))
 	pc.pos++
 	mm := int64(-1)
 	if pc.isChar(0, ':') {
-		if pc.peek(1).kind != dtUNumber {
+		if pc.peek(1).kind != tUNumber {
 			return false
 		}
 		mm = pc.peek(1).val
@@ -554,19 +552,19 @@ func (pc *dtParser) zoneOffset() bool {
 }
 
 // isoTime parses iso_8601_time after its hour (already consumed).
-func (pc *dtParser) isoTime(h int64) bool {
+func (pc *parser) isoTime(h int64) bool {
 	switch {
-	case pc.peek(0).kind == dtSNumber:
+	case pc.peek(0).kind == tSNumber:
 		pc.setHMS(h, 0, Timespec{})
 		pc.meridian = mer24
 		return pc.zoneOffset()
-	case pc.isChar(0, ':') && pc.peek(1).kind == dtUNumber:
+	case pc.isChar(0, ':') && pc.peek(1).kind == tUNumber:
 		m := pc.peek(1).val
 		pc.pos += 2
 		sec := Timespec{}
 		if pc.isChar(0, ':') {
 			t := pc.peek(1)
-			if t.kind != dtUNumber && t.kind != dtUDecimal {
+			if t.kind != tUNumber && t.kind != tUDecimal {
 				return false
 			}
 			sec = Timespec{t.val, t.ns}
@@ -579,12 +577,12 @@ func (pc *dtParser) isoTime(h int64) bool {
 	return false
 }
 
-func (pc *dtParser) setHMS(h, m int64, s Timespec) { pc.hour, pc.mins, pc.secs = h, m, s }
+func (pc *parser) setHMS(h, m int64, s Timespec) { pc.hour, pc.mins, pc.secs = h, m, s }
 
 // relAgo finishes a relative item: an optional "ago" or "hence".
-func (pc *dtParser) relAgo(r dtRel) bool {
+func (pc *parser) relAgo(r relTime) bool {
 	factor := int64(1)
-	if pc.peek(0).kind == dtAgo {
+	if pc.peek(0).kind == tAgo {
 		factor = pc.peek(0).val
 		pc.pos++
 	}
@@ -594,24 +592,24 @@ func (pc *dtParser) relAgo(r dtRel) bool {
 // item parses one item of the grammar, choosing as bison's LALR(1)
 // parser with its shift preference does. It reports false on a syntax
 // error or an overflow (YYABORT).
-func (pc *dtParser) item() bool {
+func (pc *parser) item() bool {
 	t := pc.peek(0)
 	t1 := pc.peek(1)
 	switch t.kind {
-	case dtUNumber:
+	case tUNumber:
 		switch {
-		case t1.kind == dtMeridian:
+		case t1.kind == tMeridian:
 			pc.pos += 2
 			pc.setHMS(t.val, 0, Timespec{})
 			pc.meridian = t1.val
 			pc.timesSeen++
 			return true
-		case t1.kind == dtChar && t1.c == ':':
-			if pc.peek(2).kind != dtUNumber {
+		case t1.kind == tChar && t1.c == ':':
+			if pc.peek(2).kind != tUNumber {
 				return false
 			}
 			m := pc.peek(2).val
-			if pc.peek(3).kind == dtMeridian {
+			if pc.peek(3).kind == tMeridian {
 				pc.setHMS(t.val, m, Timespec{})
 				pc.meridian = pc.peek(3).val
 				pc.pos += 4
@@ -620,10 +618,10 @@ func (pc *dtParser) item() bool {
 			}
 			if pc.isChar(3, ':') {
 				s := pc.peek(4)
-				if s.kind != dtUNumber && s.kind != dtUDecimal {
+				if s.kind != tUNumber && s.kind != tUDecimal {
 					return false
 				}
-				if pc.peek(5).kind == dtMeridian {
+				if pc.peek(5).kind == tMeridian {
 					pc.setHMS(t.val, m, Timespec{s.val, s.ns})
 					pc.meridian = pc.peek(5).val
 					pc.pos += 6
@@ -634,20 +632,20 @@ func (pc *dtParser) item() bool {
 			pc.pos++
 			pc.timesSeen++
 			return pc.isoTime(t.val)
-		case t1.kind == dtSNumber:
+		case t1.kind == tSNumber:
 			t2 := pc.peek(2)
 			switch {
-			case t2.kind == dtSNumber:
+			case t2.kind == tSNumber:
 				// ISO 8601 date, perhaps with a time after 'T'.
 				pc.pos += 3
 				if t1.val == math.MinInt64 || t2.val == math.MinInt64 {
 					return false
 				}
-				pc.year = dtTokInt(t)
+				pc.year = tokInt(t)
 				pc.month, pc.day = -t1.val, -t2.val
-				if pc.peek(0).kind == dtT {
+				if pc.peek(0).kind == tT {
 					pc.pos++
-					if pc.peek(0).kind != dtUNumber {
+					if pc.peek(0).kind != tUNumber {
 						return false
 					}
 					h := pc.peek(0).val
@@ -661,45 +659,45 @@ func (pc *dtParser) item() bool {
 				return true
 			case t2.isUnit():
 				pc.pos += 3
-				pc.digitsToDateTime(dtTokInt(t))
-				r, ok := dtUnitRel(t1.val, t2)
+				pc.digitsToDateTime(tokInt(t))
+				r, ok := unitRel(t1.val, t2)
 				return ok && pc.addRel(r, 1)
 			}
 			pc.pos++
 			pc.timesSeen++
 			return pc.isoTime(t.val)
-		case t1.kind == dtMonth:
+		case t1.kind == tMonth:
 			pc.pos += 2
 			pc.day, pc.month = t.val, t1.val
 			switch t2 := pc.peek(0); t2.kind {
-			case dtSNumber:
+			case tSNumber:
 				if t2.val == math.MinInt64 {
 					return false
 				}
-				pc.year = dtTextint{value: -t2.val, digits: t2.digits}
+				pc.year = textint{value: -t2.val, digits: t2.digits}
 				pc.pos++
-			case dtUNumber:
-				pc.year = dtTokInt(t2)
+			case tUNumber:
+				pc.year = tokInt(t2)
 				pc.pos++
 			}
 			pc.datesSeen++
 			return true
-		case t1.kind == dtDay:
+		case t1.kind == tDay:
 			pc.pos += 2
 			pc.dayOrdinal, pc.dayNumber = t.val, t1.val
 			pc.daysSeen++
 			return true
-		case t1.kind == dtChar && t1.c == '/':
-			if pc.peek(2).kind != dtUNumber {
+		case t1.kind == tChar && t1.c == '/':
+			if pc.peek(2).kind != tUNumber {
 				return false
 			}
-			a, b := dtTokInt(t), pc.peek(2).val
+			a, b := tokInt(t), pc.peek(2).val
 			pc.pos += 3
 			if pc.isChar(0, '/') {
-				if pc.peek(1).kind != dtUNumber {
+				if pc.peek(1).kind != tUNumber {
 					return false
 				}
-				c := dtTokInt(pc.peek(1))
+				c := tokInt(pc.peek(1))
 				pc.pos += 2
 				if a.digits >= 4 {
 					pc.year, pc.month, pc.day = a, b, c.value
@@ -713,46 +711,46 @@ func (pc *dtParser) item() bool {
 			return true
 		case t1.isUnit():
 			pc.pos += 2
-			r, ok := dtUnitRel(t.val, t1)
+			r, ok := unitRel(t.val, t1)
 			return ok && pc.relAgo(r)
 		}
 		pc.pos++
-		pc.digitsToDateTime(dtTokInt(t))
+		pc.digitsToDateTime(tokInt(t))
 		return true
-	case dtSNumber:
+	case tSNumber:
 		if !t1.isUnit() {
 			return false
 		}
 		pc.pos += 2
-		r, ok := dtUnitRel(t.val, t1)
+		r, ok := unitRel(t.val, t1)
 		return ok && pc.relAgo(r)
-	case dtUDecimal, dtSDecimal:
-		if t1.kind != dtSecUnit {
+	case tUDecimal, tSDecimal:
+		if t1.kind != tSecUnit {
 			return false
 		}
 		pc.pos += 2
-		return pc.relAgo(dtRel{seconds: t.val, ns: t.ns})
-	case dtOrdinal:
+		return pc.relAgo(relTime{seconds: t.val, ns: t.ns})
+	case tOrdinal:
 		switch {
-		case t1.kind == dtDay:
+		case t1.kind == tDay:
 			pc.pos += 2
 			pc.dayOrdinal, pc.dayNumber = t.val, t1.val
 			pc.daysSeen++
 			return true
 		case t1.isUnit():
 			pc.pos += 2
-			r, ok := dtUnitRel(t.val, t1)
+			r, ok := unitRel(t.val, t1)
 			return ok && pc.relAgo(r)
 		}
 		return false
-	case dtYearUnit, dtMonthUnit, dtHourUnit, dtMinuteUnit, dtSecUnit, dtDayUnit:
+	case tYearUnit, tMonthUnit, tHourUnit, tMinuteUnit, tSecUnit, tDayUnit:
 		pc.pos++
-		r, _ := dtUnitRel(1, t)
+		r, _ := unitRel(1, t)
 		return pc.relAgo(r)
-	case dtDayShift:
+	case tDayShift:
 		pc.pos++
-		return pc.addRel(dtRel{day: t.val}, 1)
-	case dtDay:
+		return pc.addRel(relTime{day: t.val}, 1)
+	case tDay:
 		pc.pos++
 		if pc.isChar(0, ',') {
 			pc.pos++
@@ -760,24 +758,24 @@ func (pc *dtParser) item() bool {
 		pc.dayOrdinal, pc.dayNumber = 0, t.val
 		pc.daysSeen++
 		return true
-	case dtMonth:
+	case tMonth:
 		switch {
-		case t1.kind == dtSNumber && pc.peek(2).kind == dtSNumber:
+		case t1.kind == tSNumber && pc.peek(2).kind == tSNumber:
 			t2 := pc.peek(2)
 			pc.pos += 3
 			if t1.val == math.MinInt64 || t2.val == math.MinInt64 {
 				return false
 			}
 			pc.month, pc.day = t.val, -t1.val
-			pc.year = dtTextint{value: -t2.val, digits: t2.digits}
-		case t1.kind == dtUNumber:
+			pc.year = textint{value: -t2.val, digits: t2.digits}
+		case t1.kind == tUNumber:
 			pc.pos += 2
 			pc.month, pc.day = t.val, t1.val
 			if pc.isChar(0, ',') {
-				if pc.peek(1).kind != dtUNumber {
+				if pc.peek(1).kind != tUNumber {
 					return false
 				}
-				pc.year = dtTokInt(pc.peek(1))
+				pc.year = tokInt(pc.peek(1))
 				pc.pos += 2
 			}
 		default:
@@ -785,31 +783,31 @@ func (pc *dtParser) item() bool {
 		}
 		pc.datesSeen++
 		return true
-	case dtZone, dtT:
+	case tZone, tT:
 		zone := t.val
-		if t.kind == dtT {
-			zone = -7 * dtHour
+		if t.kind == tT {
+			zone = -7 * hour
 		}
 		t2 := pc.peek(2)
 		pc.pos++
 		pc.zonesSeen++
 		switch {
-		case t1.kind == dtSNumber && t2.isUnit():
+		case t1.kind == tSNumber && t2.isUnit():
 			pc.timeZone = zone
-			r, ok := dtUnitRel(t1.val, t2)
+			r, ok := unitRel(t1.val, t2)
 			pc.pos += 2
 			return ok && pc.addRel(r, 1)
-		case t1.kind == dtSNumber && t.kind == dtZone:
+		case t1.kind == tSNumber && t.kind == tZone:
 			pc.pos++
 			mm := int64(-1)
 			if pc.isChar(0, ':') {
-				if pc.peek(1).kind != dtUNumber {
+				if pc.peek(1).kind != tUNumber {
 					return false
 				}
 				mm = pc.peek(1).val
 				pc.pos += 2
 			}
-			if !pc.timeZoneHHMM(dtTokInt(t1), mm) {
+			if !pc.timeZoneHHMM(tokInt(t1), mm) {
 				return false
 			}
 			s := pc.timeZone + zone
@@ -818,23 +816,23 @@ func (pc *dtParser) item() bool {
 			}
 			pc.timeZone = s
 			return true
-		case t1.kind == dtDST && t.kind == dtZone:
+		case t1.kind == tDST && t.kind == tZone:
 			pc.pos++
-			pc.timeZone = zone + dtHour
+			pc.timeZone = zone + hour
 			return true
 		}
 		pc.timeZone = zone
 		return true
-	case dtDayZone:
+	case tDayZone:
 		pc.pos++
 		pc.zonesSeen++
-		pc.timeZone = t.val + dtHour
+		pc.timeZone = t.val + hour
 		return true
-	case dtLocalZone:
+	case tLocalZone:
 		pc.pos++
 		pc.localZonesSeen++
 		pc.localIsDST = t.val
-		if t1.kind == dtDST {
+		if t1.kind == tDST {
 			pc.pos++
 			pc.localIsDST = 1
 			pc.dstsSeen++
@@ -844,15 +842,15 @@ func (pc *dtParser) item() bool {
 	return false
 }
 
-// dtTm is C's struct tm, with the int fields that matter here.
-type dtTm struct {
+// tm is C's struct tm, with the int fields that matter here.
+type tm struct {
 	year, mon, mday, hour, min, sec int32 // year - 1900, month 0-11
 	isdst                           int32
 	wday, yday                      int32
 	gmtoff                          int64
 }
 
-func dtFitsInt32(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+func fitsInt32(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
 
 // mktime is mktime(3) on loc as glibc computes it: fields out of range
 // are normalized; a local time that a DST change skips is read with the
@@ -863,7 +861,7 @@ func dtFitsInt32(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32
 // of the time zone data (before 1900, after 2037) may come out an hour
 // off glibc's, whose extrapolation differs from Go's.
 // It updates t as mktime does and reports false where mktime fails.
-func mktime(loc *time.Location, t *dtTm) (int64, bool) {
+func mktime(loc *time.Location, t *tm) (int64, bool) {
 	local := time.Date(int(t.year)+1900, time.Month(int(t.mon)+1), int(t.mday), int(t.hour), int(t.min), int(t.sec), 0, time.UTC).Unix()
 	off := func(u int64) int64 { _, o := time.Unix(u, 0).In(loc).Zone(); return int64(o) }
 	cands := []int64{off(local - 2*86400), off(local + 2*86400), off(local)}
@@ -894,7 +892,7 @@ func mktime(loc *time.Location, t *dtTm) (int64, bool) {
 		}
 	}
 	r := time.Unix(u, 0).In(loc)
-	if !dtFitsInt32(int64(r.Year()) - 1900) {
+	if !fitsInt32(int64(r.Year()) - 1900) {
 		return 0, false
 	}
 	_, o := r.Zone()
@@ -902,7 +900,7 @@ func mktime(loc *time.Location, t *dtTm) (int64, bool) {
 	if r.IsDST() {
 		isdst = 1
 	}
-	*t = dtTm{year: int32(r.Year() - 1900), mon: int32(r.Month() - 1), mday: int32(r.Day()),
+	*t = tm{year: int32(r.Year() - 1900), mon: int32(r.Month() - 1), mday: int32(r.Day()),
 		hour: int32(r.Hour()), min: int32(r.Minute()), sec: int32(r.Second()), isdst: isdst,
 		wday: int32(r.Weekday()), yday: int32(r.YearDay() - 1), gmtoff: int64(o)}
 	return u, true
@@ -928,7 +926,7 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 				}
 				name.WriteByte(rest[i])
 			} else if c == '"' {
-				loc = dtLoadTZ(name.String())
+				loc = loadTZ(name.String())
 				p = strings.TrimLeft(rest[i+1:], " \t\n\v\f\r")
 				break
 			} else {
@@ -942,8 +940,8 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 		p = "0"
 	}
 
-	pc := dtParser{meridian: mer24}
-	pc.year = dtTextint{value: int64(nowL.Year())}
+	pc := parser{meridian: mer24}
+	pc.year = textint{value: int64(nowL.Year())}
 	pc.month, pc.day = int64(nowL.Month()), int64(nowL.Day())
 	pc.hour, pc.mins = int64(nowL.Hour()), int64(nowL.Minute())
 	pc.secs = Timespec{int64(nowL.Second()), start.Nsec}
@@ -955,7 +953,7 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 	// The local zone's abbreviations: now's, and one with the other DST
 	// setting if the next three quarters have one.
 	name, _ := nowL.Zone()
-	local := []dtWord{{name, dtLocalZone, int64(nowDST)}}
+	local := []entry{{name, tLocalZone, int64(nowDST)}}
 	for q := int64(1); q <= 3; q++ {
 		pt := time.Unix(start.Sec+q*90*86400, 0).In(loc)
 		if pt.IsDST() != nowL.IsDST() {
@@ -964,7 +962,7 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 			if pt.IsDST() {
 				v = 1
 			}
-			local = append(local, dtWord{n, dtLocalZone, v})
+			local = append(local, entry{n, tLocalZone, v})
 			break
 		}
 	}
@@ -973,28 +971,28 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 		local = local[:1]
 	}
 
-	lex := dtLexer{s: p, localZones: local}
+	lex := lexer{s: p, localZones: local}
 	for {
 		t := lex.next()
 		pc.toks = append(pc.toks, t)
-		if t.kind == dtEOF || t.kind == dtError {
+		if t.kind == tEOF || t.kind == tError {
 			break
 		}
 	}
 
-	if pc.peek(0).kind == dtChar && pc.peek(0).c == '@' {
+	if pc.peek(0).kind == tChar && pc.peek(0).c == '@' {
 		t := pc.peek(1)
 		switch t.kind {
-		case dtSNumber, dtUNumber, dtSDecimal, dtUDecimal:
+		case tSNumber, tUNumber, tSDecimal, tUDecimal:
 		default:
 			return Timespec{}, false
 		}
-		if pc.peek(2).kind != dtEOF {
+		if pc.peek(2).kind != tEOF {
 			return Timespec{}, false
 		}
 		return Timespec{t.val, t.ns}, true
 	}
-	for pc.peek(0).kind != dtEOF {
+	for pc.peek(0).kind != tEOF {
 		if !pc.item() {
 			return Timespec{}, false
 		}
@@ -1002,9 +1000,9 @@ func Parse(s string, now time.Time, loc *time.Location) (Timespec, bool) {
 	return pc.compute(loc, nowDST)
 }
 
-// dtLoadTZ is tzalloc for a TZ="..." prefix. glibc takes a name it cannot
+// loadTZ is tzalloc for a TZ="..." prefix. glibc takes a name it cannot
 // find as UTC.
-func dtLoadTZ(name string) *time.Location {
+func loadTZ(name string) *time.Location {
 	if l, err := time.LoadLocation(name); err == nil {
 		return l
 	}
@@ -1012,12 +1010,12 @@ func dtLoadTZ(name string) *time.Location {
 }
 
 // compute turns the parsed items into a time, as parse_datetime_body.
-func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
+func (pc *parser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	if pc.timesSeen > 1 || pc.datesSeen > 1 || pc.daysSeen > 1 || pc.dstsSeen > 1 ||
 		pc.localZonesSeen+pc.zonesSeen > 1 {
 		return Timespec{}, false
 	}
-	var t dtTm
+	var t tm
 	year := pc.year.value
 	if year >= 0 && pc.year.digits == 2 {
 		if year < 69 {
@@ -1031,16 +1029,16 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	if year < 0 {
 		tmYear = -1900 - year
 	}
-	if year == math.MinInt64 || !dtFitsInt32(tmYear) {
+	if year == math.MinInt64 || !fitsInt32(tmYear) {
 		return Timespec{}, false
 	}
 	t.year = int32(tmYear)
-	if !dtFitsInt32(pc.month-1) || !dtFitsInt32(pc.day) {
+	if !fitsInt32(pc.month-1) || !fitsInt32(pc.day) {
 		return Timespec{}, false
 	}
 	t.mon, t.mday = int32(pc.month-1), int32(pc.day)
 	if pc.timesSeen > 0 || (pc.relsSeen && pc.datesSeen == 0 && pc.daysSeen == 0) {
-		h := dtToHour(pc.hour, pc.meridian)
+		h := toHour(pc.hour, pc.meridian)
 		if h < 0 {
 			return Timespec{}, false
 		}
@@ -1058,7 +1056,7 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	}
 	t0 := t
 	start, ok := mktime(loc, &t)
-	if !ok || !dtSameFields(t0, t) {
+	if !ok || !sameFields(t0, t) {
 		if pc.zonesSeen == 0 {
 			return Timespec{}, false
 		}
@@ -1066,7 +1064,7 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 		// where no time is skipped.
 		t = t0
 		start, ok = mktime(time.FixedZone("XXX", int(-pc.timeZone)), &t)
-		if !ok || !dtSameFields(t0, t) {
+		if !ok || !sameFields(t0, t) {
 			return Timespec{}, false
 		}
 	}
@@ -1082,7 +1080,7 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 		}
 		incr += ord * 7
 		mday := int64(t.mday) + incr
-		if !dtFitsInt32(mday) {
+		if !fitsInt32(mday) {
 			return Timespec{}, false
 		}
 		t.mday = int32(mday)
@@ -1092,13 +1090,13 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 		}
 	}
 	if pc.rel.year != 0 || pc.rel.month != 0 || pc.rel.day != 0 {
-		y, ok1 := dtAddChecked(int64(t.year), pc.rel.year, 1)
-		m, ok2 := dtAddChecked(int64(t.mon), pc.rel.month, 1)
-		d, ok3 := dtAddChecked(int64(t.mday), pc.rel.day, 1)
-		if !ok1 || !ok2 || !ok3 || !dtFitsInt32(y) || !dtFitsInt32(m) || !dtFitsInt32(d) {
+		y, ok1 := addChecked(int64(t.year), pc.rel.year, 1)
+		m, ok2 := addChecked(int64(t.mon), pc.rel.month, 1)
+		d, ok3 := addChecked(int64(t.mday), pc.rel.day, 1)
+		if !ok1 || !ok2 || !ok3 || !fitsInt32(y) || !fitsInt32(m) || !fitsInt32(d) {
 			return Timespec{}, false
 		}
-		t = dtTm{year: int32(y), mon: int32(m), mday: int32(d), hour: t0.hour, min: t0.min, sec: t0.sec, isdst: t0.isdst}
+		t = tm{year: int32(y), mon: int32(m), mday: int32(d), hour: t0.hour, min: t0.min, sec: t0.sec, isdst: t0.isdst}
 		if start, ok = mktime(loc, &t); !ok {
 			return Timespec{}, false
 		}
@@ -1114,15 +1112,15 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	sumNS := pc.secs.Nsec + pc.rel.ns
 	norm := (sumNS%1e9 + 1e9) % 1e9
 	d4 := (sumNS - norm) / 1e9
-	sec, ok := dtAddChecked(start, pc.rel.hour, 3600)
+	sec, ok := addChecked(start, pc.rel.hour, 3600)
 	if ok {
-		sec, ok = dtAddChecked(sec, pc.rel.minutes, 60)
+		sec, ok = addChecked(sec, pc.rel.minutes, 60)
 	}
 	if ok {
-		sec, ok = dtAddChecked(sec, pc.rel.seconds, 1)
+		sec, ok = addChecked(sec, pc.rel.seconds, 1)
 	}
 	if ok {
-		sec, ok = dtAddChecked(sec, d4, 1)
+		sec, ok = addChecked(sec, d4, 1)
 	}
 	if !ok {
 		return Timespec{}, false
@@ -1130,8 +1128,8 @@ func (pc *dtParser) compute(loc *time.Location, nowDST int32) (Timespec, bool) {
 	return Timespec{sec, norm}, true
 }
 
-// dtAddChecked returns a + n*unit, or false on overflow.
-func dtAddChecked(a, n, unit int64) (int64, bool) {
+// addChecked returns a + n*unit, or false on overflow.
+func addChecked(a, n, unit int64) (int64, bool) {
 	if n != 0 && (n > math.MaxInt64/unit || n < math.MinInt64/unit) {
 		return 0, false
 	}
@@ -1143,15 +1141,15 @@ func dtAddChecked(a, n, unit int64) (int64, bool) {
 	return s, true
 }
 
-// dtSameFields is mktime_ok's comparison: mktime changed none of the
+// sameFields is mktime_ok's comparison: mktime changed none of the
 // fields the caller gave.
-func dtSameFields(a, b dtTm) bool {
+func sameFields(a, b tm) bool {
 	return a.sec == b.sec && a.min == b.min && a.hour == b.hour && a.mday == b.mday && a.mon == b.mon && a.year == b.year
 }
 
-// dtToHour applies a meridian to an hour, or returns -1 for an impossible
+// toHour applies a meridian to an hour, or returns -1 for an impossible
 // one ("13pm", "0am", "24:00").
-func dtToHour(h, meridian int64) int64 {
+func toHour(h, meridian int64) int64 {
 	switch meridian {
 	case merAM:
 		switch {

@@ -12,17 +12,17 @@ import (
 	"github.com/gfind/gfind/internal/testtool"
 )
 
-// dateNow is the fixed "now" of the table: Monday 2026-11-30 04:50:30.25
+// fixedNow is the fixed "now" of the table: Monday 2026-11-30 04:50:30.25
 // UTC, which is Sunday 2026-11-29 23:50:30.25 EST in New York.
-var dateNow = time.Unix(1796014230, 250000000)
+var fixedNow = time.Unix(1796014230, 250000000)
 
-// dateTests: want is seconds.nanoseconds since the epoch, or "" for a
+// parseTests: want is seconds.nanoseconds since the epoch, or "" for a
 // string GNU rejects. The absolute ones were checked with
 // `TZ=... date -d STRING +%s.%N` (coreutils 9.1, the gnulib of GNU find
-// 4.9); the relative ones were worked out from dateNow by the rules
-// that command follows (and TestParseDatetimeAgainstDate checks them
+// 4.9); the relative ones were worked out from fixedNow by the rules
+// that command follows (and TestParseAgainstDate checks them
 // live against the real clock).
-var dateTests = []struct {
+var parseTests = []struct {
 	in, tz, want string
 }{
 	{"2024-01-02", "UTC", "1704153600.000000000"},
@@ -87,7 +87,7 @@ var dateTests = []struct {
 	{"2024-01-02 10:20:30 -0500 2 hours ago", "UTC", "1704201630.000000000"},
 	{"17 JUN +1992", "UTC", "708739200.000000000"},
 
-	// Relative to dateNow.
+	// Relative to fixedNow.
 	{"", "UTC", "1795996800.000000000"},
 	{"", "America/New_York", "1795928400.000000000"},
 	{"now", "UTC", "1796014230.250000000"},
@@ -112,7 +112,7 @@ var dateTests = []struct {
 	{"tomorrow noon", "UTC", ""},
 }
 
-func dateLoc(t testing.TB, name string) *time.Location {
+func loadZone(t testing.TB, name string) *time.Location {
 	t.Helper()
 	loc, err := time.LoadLocation(name)
 	if err != nil {
@@ -121,24 +121,24 @@ func dateLoc(t testing.TB, name string) *time.Location {
 	return loc
 }
 
-func fmtTS(v Timespec, ok bool) string {
+func format(v Timespec, ok bool) string {
 	if !ok {
 		return ""
 	}
 	return fmt.Sprintf("%d.%09d", v.Sec, v.Nsec)
 }
 
-func TestParseDatetime(t *testing.T) {
-	for _, tt := range dateTests {
-		got := fmtTS(Parse(tt.in, dateNow, dateLoc(t, tt.tz)))
+func TestParse(t *testing.T) {
+	for _, tt := range parseTests {
+		got := format(Parse(tt.in, fixedNow, loadZone(t, tt.tz)))
 		if got != tt.want {
 			t.Errorf("Parse(%q) in %s = %q, want %q", tt.in, tt.tz, got, tt.want)
 		}
 	}
 }
 
-// dateOracleInputs are compared with GNU date on the real clock.
-var dateOracleInputs = []string{
+// oracleInputs are compared with GNU date on the real clock.
+var oracleInputs = []string{
 	"next tuesday", "this thursday", "second", "3 fortnights hence", "last year",
 	"1 year ago 2 months", "2024-02-29 +1 year", "+1 week -2 days", "sat", "Sun,",
 	"next day", "4pm yesterday", "23:59:59.999999999", "noon", "midnight",
@@ -156,18 +156,18 @@ var dateOracleInputs = []string{
 	"1 sec", "1 secs", "3 hrs", "minute", "this week", "last fortnight",
 }
 
-// TestParseDatetimeAgainstDate compares Parse with GNU date on
+// TestParseAgainstDate compares Parse with GNU date on
 // the real clock, in three zones. date -f reads one string a line; a
 // known one after each marks where an invalid string printed nothing.
 // date's answer must lie between ours computed just before and just
 // after it ran.
-func TestParseDatetimeAgainstDate(t *testing.T) {
+func TestParseAgainstDate(t *testing.T) {
 	date := testtool.Need(t, "date", "coreutils")
 	if out, err := exec.Command(date, "--version").Output(); err != nil || !bytes.Contains(out, []byte("GNU coreutils")) {
 		testtool.Missing(t, "GNU date", "coreutils", fmt.Errorf("%s --version: %q, %v", date, out, err))
 	}
-	inputs := append([]string{}, dateOracleInputs...)
-	for _, tt := range dateTests {
+	inputs := append([]string{}, oracleInputs...)
+	for _, tt := range parseTests {
 		inputs = append(inputs, tt.in)
 	}
 	const marker, markerOut = "@-987654321", "-987654321.000000000"
@@ -176,7 +176,7 @@ func TestParseDatetimeAgainstDate(t *testing.T) {
 		stdin.WriteString(in + "\n" + marker + "\n")
 	}
 	for _, zone := range []string{"UTC", "America/New_York", "Australia/Lord_Howe"} {
-		loc := dateLoc(t, zone)
+		loc := loadZone(t, zone)
 		before := time.Now()
 		cmd := exec.Command(date, "-f", "-", "+%s.%N")
 		cmd.Env = []string{"TZ=" + zone, "LC_ALL=C"}
@@ -193,8 +193,8 @@ func TestParseDatetimeAgainstDate(t *testing.T) {
 				t.Fatalf("TZ=%s: lost track of date's output at %q", zone, in)
 			}
 			lines = lines[1:]
-			lo := fmtTS(Parse(in, before, loc))
-			hi := fmtTS(Parse(in, after, loc))
+			lo := format(Parse(in, before, loc))
+			hi := format(Parse(in, after, loc))
 			if (want == "") != (lo == "") || (want != "" && (tsLess(want, lo) || tsLess(hi, want))) {
 				t.Errorf("TZ=%s %q: date says %q, we say %q..%q", zone, in, want, lo, hi)
 			}
@@ -213,11 +213,11 @@ func tsLess(a, b string) bool {
 	return pa[1] < pb[1]
 }
 
-func FuzzDate(f *testing.F) {
-	for _, tt := range dateTests {
+func FuzzParse(f *testing.F) {
+	for _, tt := range parseTests {
 		f.Add(tt.in)
 	}
-	for _, in := range dateOracleInputs {
+	for _, in := range oracleInputs {
 		f.Add(in)
 	}
 	ny, err := time.LoadLocation("America/New_York")
@@ -225,7 +225,7 @@ func FuzzDate(f *testing.F) {
 		ny = time.UTC
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		Parse(s, dateNow, time.UTC)
-		Parse(s, dateNow, ny)
+		Parse(s, fixedNow, time.UTC)
+		Parse(s, fixedNow, ny)
 	})
 }
