@@ -545,11 +545,11 @@ func parseNewerXY(p *parser, op string) error {
 	var ref tspec
 	switch y {
 	case 't':
-		t, ok := getdate.Parse(arg, p.cfg.Now, localTZ)
+		ts, ok := getdate.Parse(arg, p.cfg.Now, localTZ)
 		if !ok {
 			return p.errorf("I cannot figure out how to interpret %s as a date or time", p.quote(arg))
 		}
-		ref = tspec{t.Sec, t.Nsec}
+		ref = tspec{ts.Sec, ts.Nsec}
 	case 'B':
 		st, err := p.statRef(arg)
 		if err != nil {
