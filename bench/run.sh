@@ -96,8 +96,10 @@ if [[ -n ${GFIND:-} ]]; then
   gfind_src="$GFIND (from GFIND)"
 else
   say "== building gfind"
-  # CGO_ENABLED=0: kong imports os/user, which otherwise links libc
-  # dynamically (+1.5 MiB RSS, +2 ms startup) for nothing gfind uses.
+  # CGO_ENABLED=0: the static build. The cgo build links libc for the
+  # name service, which costs start-up time and RSS on every workload
+  # (bench/NOTES.md, "Start-up and the builds"); GFIND_BASE binaries are
+  # to be built the same way.
   (cd "$modroot" && CGO_ENABLED=0 "$GO" build -o "$BIN/gfind" ./cmd/gfind) ||
     die "go build ./cmd/gfind failed; to test the harness alone, run with GFIND=/usr/bin/find"
   GFIND=$BIN/gfind

@@ -27,11 +27,10 @@ package predicate
 //
 // Batch sizes: a batch holds as much as the kernel takes (argRoom: a
 // quarter of the stack limit, 2 MiB by default, less the environment
-// and 2048 bytes), like bfs; GNU find stops at 128 KiB. Measured on
-// 60,000 files named "w60/.../f000000" (53 bytes each with the NUL,
-// 3.18 MB in all), with an 8 MiB stack limit: GNU find 4.9 starts 25
-// children of 2,472 files, gfind (-j1 or parallel) 2 of 34,247 and
-// 25,753, bfs 2.6.1 2 of 34,246 and 25,754.
+// and 2048 bytes), like bfs; GNU find stops at 128 KiB, so it starts
+// many more children for the same files (TestExecPlusEveryPathOnce
+// logs the counts; a run's are in bench/NOTES.md, "-exec ... +
+// batches").
 
 import (
 	"bufio"

@@ -344,3 +344,66 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// TestNameLongPatterns: pathological -name and -iname patterns, thousands
+// of bytes long, give glibc fnmatch's answers (found with a C program
+// calling fnmatch(3), in the C and C.UTF-8 locales alike) on names as
+// long; a matcher that backtracks exponentially on the "*a*a...b" case
+// would not finish. A '[' that no ']' closes is an ordinary character,
+// so "[[:alpha:]" is a literal '[' followed by the set [:alpha:] of the
+// characters ":alph".
+func TestNameLongPatterns(t *testing.T) {
+	rep := strings.Repeat
+	type match struct {
+		name           string
+		want, wantFold bool // what -name and -iname say
+	}
+	for _, c := range []struct {
+		pat   string
+		names []match
+	}{
+		{rep("[", 2000), []match{
+			{rep("[", 2000), true, true},
+			{rep("[", 1999), false, false},
+			{rep("a", 4000), false, false},
+		}},
+		{rep("[a-b", 1000), []match{
+			{rep("[a-b", 1000), true, true},
+			{rep("a", 4000), false, false},
+		}},
+		{rep("*a", 2000) + "b", []match{
+			{rep("a", 2000) + "b", true, true},
+			{rep("a", 4000) + "b", true, true},
+			{rep("a", 1999) + "b", false, false},
+			{rep("a", 4000), false, false},
+			{rep("A", 2000) + "B", false, true},
+		}},
+		{rep("[[:alpha:]", 400), []match{
+			{rep("[a", 400), true, true},
+			{rep("[:", 400), true, true},
+			{rep("[b", 400), false, false},
+			{rep("a", 4000), false, false},
+		}},
+	} {
+		for _, utf8 := range []bool{false, true} {
+			for _, op := range []string{"-name", "-iname"} {
+				cmd, err := Parse([]string{".", op, c.pat}, Config{UTF8: utf8})
+				if err != nil {
+					t.Fatalf("Parse(%s %.20q...): %v", op, c.pat, err)
+				}
+				s := newTestState()
+				for _, m := range c.names {
+					want := m.want
+					if op == "-iname" {
+						want = m.wantFold
+					}
+					e := walker.Synthetic("d/"+m.name, 1, walker.TypeRegular, nil, nil)
+					if got := cmd.Expr.Eval(e, s); got != want {
+						t.Errorf("%s %.20q... (%d bytes, UTF-8 %v) on %.20q... (%d bytes) = %v, want %v",
+							op, c.pat, len(c.pat), utf8, m.name, len(m.name), got, want)
+					}
+				}
+			}
+		}
+	}
+}

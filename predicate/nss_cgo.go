@@ -10,9 +10,10 @@ import (
 // systemNameService is os/user in a cgo build: there it calls the C
 // library's getpwuid_r, getpwnam_r, getgrgid_r and getgrnam_r in
 // process, through NSS exactly as GNU find does. That costs no process
-// per question (getent's fork and exec take about 2 ms, which a tree
-// owned by thousands of directory users would feel), and names made of
-// digits are looked up as names, which getent cannot do.
+// per question (the static build's getent is a fork and an exec per
+// question, which a tree owned by thousands of directory users would
+// feel), and names made of digits are looked up as names, which getent
+// cannot do.
 func systemNameService() nameService { return osUserNS{} }
 
 // osUserNS answers through os/user; any error (not found, or a failing

@@ -218,8 +218,63 @@ func matchNames(t *testing.T, dir string, cfg Config, args ...string) []string {
 	return got
 }
 
+// TestOlderArgs: each argument parses to the reference start - DURATION,
+// exactly, and selects the files of a tree with known mtimes accordingly.
 func TestOlderArgs(t *testing.T) {
-	for _, args := range [][]string{{"-older", "1d12h"}, {"-newer-than", "0s"}} {
-		parseOne(t, args...)
+	now := time.Date(2024, 5, 1, 10, 0, 0, 250_000_000, time.UTC)
+	dir := t.TempDir()
+	for name, age := range map[string]time.Duration{
+		"week":   7 * 24 * time.Hour,
+		"2d":     48 * time.Hour,
+		"36h+1s": 36*time.Hour + time.Second,
+		"36h-1s": 36*time.Hour - time.Second,
+		"1h":     time.Hour,
+		"future": -time.Hour,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ts := unix.NsecToTimespec(now.Add(-age).UnixNano())
+		if err := unix.UtimesNano(p, []unix.Timespec{ts, ts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		args  []string
+		back  time.Duration // start - back is the reference
+		older bool
+		want  []string
+	}{
+		{[]string{"-older", "1d12h"}, 36 * time.Hour, true, []string{"2d", "36h+1s", "week"}},
+		{[]string{"-newer-than", "1d12h"}, 36 * time.Hour, false, []string{"1h", "36h-1s", "future"}},
+		{[]string{"-newer-than", "0s"}, 0, false, []string{"future"}},
+		{[]string{"-older", "0s"}, 0, true, []string{"1h", "2d", "36h+1s", "36h-1s", "week"}},
+		{[]string{"-older", "1w"}, 7 * 24 * time.Hour, true, nil},
+		{[]string{"-newer-than", "2d"}, 48 * time.Hour, false, []string{"1h", "36h+1s", "36h-1s", "future"}},
+	}
+	for _, tt := range tests {
+		cmd, err := Parse(append([]string{"."}, tt.args...), Config{Now: now})
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.args, err)
+		}
+		and, ok := cmd.Expr.(*andNode)
+		if !ok || len(and.kids) != 2 {
+			t.Fatalf("Parse(%q) = %q, want the node and -print", tt.args, cmd.Expr.Args())
+		}
+		n, ok := and.kids[0].(*olderNode)
+		if !ok {
+			t.Fatalf("Parse(%q): %T, want *olderNode", tt.args, and.kids[0])
+		}
+		ref := now.Add(-tt.back)
+		if n.ref.sec != ref.Unix() || n.ref.nsec != int64(ref.Nanosecond()) || n.older != tt.older {
+			t.Errorf("%q: reference %d.%09d s, older %v; want %d.%09d s, %v", tt.args, n.ref.sec, n.ref.nsec, n.older, ref.Unix(), ref.Nanosecond(), tt.older)
+		}
+		if got := n.Args(); !slices.Equal(got, tt.args) {
+			t.Errorf("%q: Args() = %q", tt.args, got)
+		}
+		if got := matchNames(t, dir, Config{Now: now}, tt.args...); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }

@@ -81,9 +81,9 @@ func run(args []string) int {
 	walk.Sort = walk.Sort || opts.cli.Sort
 	if walk.Sort && os.Getenv("GOGC") == "" {
 		// -s holds a window of sorted listings, a few MiB of live heap
-		// that the default GOGC=100 (a 4 MiB minimum heap) collects
-		// again and again: 200 cut wide's -s time by 15% and src's by
-		// 3% (bench/README.md), for 1 to 3 MiB more peak RSS at most.
+		// that the default GOGC=100 (a 4 MiB minimum heap) would collect
+		// again and again: fewer collections are worth a little more
+		// peak RSS (bench/NOTES.md, "GOGC under -s").
 		debug.SetGCPercent(200)
 	}
 

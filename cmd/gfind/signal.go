@@ -44,8 +44,9 @@ var (
 // otherwise just before standard output's first write that a signal
 // could cut short (Sink.BeforeLargeWrite). Until then the signals keep
 // the runtime's default action, death on the spot, which loses nothing:
-// no child runs and no record is half written. Starting it costs about
-// 1 ms (os/signal's goroutine and thread), a tenth of a small walk.
+// no child runs and no record is half written. Starting it costs
+// os/signal's goroutine and thread, which a small walk would feel
+// (bench/NOTES.md, "Signal handlers").
 //
 // A signal that was ignored when gfind started stays ignored: a shell
 // starts background jobs with SIGINT ignored, and nohup ignores SIGHUP.

@@ -15,8 +15,8 @@ const (
 )
 
 // Decode decodes the first character of p the way glibc's UTF-8
-// mbrtowc does (glibc 2.36, measured): it differs from unicode/utf8 in
-// ways that change what a terminal shows.
+// mbrtowc does (glibc 2.36, whose answers decodeTests hold): it differs
+// from unicode/utf8 in ways that change what a terminal shows.
 //
 //   - Lead bytes F5-F7 (4 bytes), F8-FB (5) and FC-FD (6) are accepted,
 //     giving values above U+10FFFF, which are then unprintable: one '?'
