@@ -765,18 +765,62 @@ func TestNoAlloc(t *testing.T) {
 	}
 }
 
-// TestLongPattern makes sure pathological patterns compile and match
-// in reasonable time (the compiler is linear-ish per bracket).
+// TestLongPattern: pathological patterns, thousands
+// of bytes long, give glibc fnmatch's answers (found with a C program
+// calling fnmatch(3), in the C and C.UTF-8 locales alike) on names as
+// long; a matcher that backtracks exponentially on the "*a*a...b" case
+// would not finish. A '[' that no ']' closes is an ordinary character,
+// so "[[:alpha:]" is a literal '[' followed by the set [:alpha:] of the
+// characters ":alph".
 func TestLongPattern(t *testing.T) {
-	for _, pat := range []string{
-		strings.Repeat("[", 2000),
-		strings.Repeat("[a-b", 1000),
-		strings.Repeat("*a", 2000) + "b",
-		strings.Repeat("[[:alpha:]", 400),
+	rep := strings.Repeat
+	type match struct {
+		name           string
+		want, wantFold bool // without and with case folding (-name, -iname)
+	}
+	for _, c := range []struct {
+		pat   string
+		names []match
+	}{
+		{rep("[", 2000), []match{
+			{rep("[", 2000), true, true},
+			{rep("[", 1999), false, false},
+			{rep("a", 4000), false, false},
+		}},
+		{rep("[a-b", 1000), []match{
+			{rep("[a-b", 1000), true, true},
+			{rep("a", 4000), false, false},
+		}},
+		{rep("*a", 2000) + "b", []match{
+			{rep("a", 2000) + "b", true, true},
+			{rep("a", 4000) + "b", true, true},
+			{rep("a", 1999) + "b", false, false},
+			{rep("a", 4000), false, false},
+			{rep("A", 2000) + "B", false, true},
+		}},
+		{rep("[[:alpha:]", 400), []match{
+			{rep("[a", 400), true, true},
+			{rep("[:", 400), true, true},
+			{rep("[b", 400), false, false},
+			{rep("a", 4000), false, false},
+		}},
 	} {
 		for _, utf8 := range []bool{false, true} {
-			g := compile(pat, true, utf8, true)
-			g.Match([]byte(strings.Repeat("a", 4000)))
+			for _, fold := range []bool{false, true} {
+				// The general matcher and, in Compile, the fast paths.
+				for _, g := range []*Pattern{compile(c.pat, fold, utf8, true), compile(c.pat, fold, utf8, false)} {
+					for _, m := range c.names {
+						want := m.want
+						if fold {
+							want = m.wantFold
+						}
+						if got := g.Match([]byte(m.name)); got != want {
+							t.Errorf("fnmatch(%.20q... (%d bytes), fold %v, UTF-8 %v) on %.20q... (%d bytes) = %v, want %v",
+								c.pat, len(c.pat), fold, utf8, m.name, len(m.name), got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }
