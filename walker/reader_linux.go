@@ -198,7 +198,7 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 			// (a store-forwarding stall per record).
 			i := len(raw.ents)
 			if i == cap(raw.ents) {
-				raw.grow(rd)
+				raw.grow(rd, limit)
 			}
 			raw.ents = raw.ents[:i+1]
 			e := &raw.ents[i]
@@ -222,17 +222,18 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 }
 
 // grow makes room for more entries in raw.ents, a directory of rd's
-// being collected. Past the first few hundred, the directory's size
-// (st_size: ext4 and tmpfs count its records' bytes) gives a guess of
-// how many entries it holds, so that a huge directory's entries are
-// allocated once, not doubled a dozen times: each doubling leaves the
-// last array as garbage, resident until collected. A guess too big
-// costs address space, not memory, as the array's pages past the
-// entries are never written; one too small falls back to doubling.
+// being collected up to limit entries (0: all of it). Past the first
+// few hundred, the directory's size (st_size: ext4 and tmpfs count its
+// records' bytes) gives a guess of how many entries it holds, so that a
+// huge directory's entries are allocated once, not doubled a dozen
+// times: each doubling leaves the last array as garbage, resident until
+// collected. The guess is bounded by limit, since a batch never holds
+// more: an array sized for the whole directory would be resident for
+// every batch of it. One too small falls back to doubling.
 //
 // By hand, not with slices.Grow, whose temporary slice of the growth's
 // size slows a huge directory down.
-func (raw *rawList) grow(rd *dirRead) {
+func (raw *rawList) grow(rd *dirRead, limit int) {
 	i := len(raw.ents)
 	n := max(256, 2*i)
 	if i == 256 {
@@ -240,6 +241,9 @@ func (raw *rawList) grow(rd *dirRead) {
 		if fstat(rd.fd, &st) == nil && st.Size > 0 {
 			n = max(n, int(min(st.Size/direntGuessBytes, maxEntsGuess)))
 		}
+	}
+	if limit > 0 {
+		n = min(n, limit)
 	}
 	ents := make([]sortEnt, i, n)
 	copy(ents, raw.ents)
