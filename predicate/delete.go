@@ -10,11 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["delete"] = entry{kindAction, parseDelete}
-	table["delete-dry-run"] = entry{kindAction, parseDelete}
-}
-
 // costDelete is one unlinkat(2), about ten times a stat.
 const costDelete = 1e4
 

@@ -29,10 +29,6 @@ func parseExclude(p *parser, op string) error {
 	return nil
 }
 
-func init() {
-	table["exclude"] = entry{kindPunct, parseExclude}
-}
-
 // addExclude checks the operand of -exclude: it is evaluated on every
 // file before the expression, so it may hold tests and operators only
 // (as in bfs): an action would run on files the expression never sees.

@@ -52,13 +52,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["exec"] = entry{kindAction, parseExec}
-	table["execdir"] = entry{kindAction, parseExec}
-	table["ok"] = entry{kindAction, parseExec}
-	table["okdir"] = entry{kindAction, parseExec}
-}
-
 // The kernel's limits on a new program's arguments (fs/exec.c,
 // include/uapi/linux/binfmts.h).
 const (

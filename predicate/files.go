@@ -28,11 +28,6 @@ import (
 // Command.Close flushes every worker's Buffer and closes the files
 // (finisher).
 
-func init() {
-	table["fprint"] = entry{kindAction, parseFprint}
-	table["fprint0"] = entry{kindAction, parseFprint}
-}
-
 // openOutputFile opens a file named by -fprint and friends. Tests point
 // it elsewhere, so that a fuzzer cannot create files.
 var openOutputFile = func(name string) (*os.File, error) {

@@ -11,10 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["fstype"] = entry{kindTest, parseFstype}
-}
-
 // fstypeNode is -fstype TYPE: true when the file is on a file system of
 // that type, by the name the mount table gives it ("ext4", "tmpfs",
 // "proc"). A device the mount table does not list has type "unknown",

@@ -82,11 +82,6 @@ func parseGlob(p *parser, op string) error {
 	return nil
 }
 
-func init() {
-	table["glob"] = entry{kindTest, parseGlob}
-	table["iglob"] = entry{kindTest, parseGlob}
-}
-
 // errBadGlob is why compileDoublestar refuses a pattern.
 type errBadGlob struct{}
 

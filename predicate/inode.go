@@ -8,12 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["links"] = entry{kindTest, parseInodeNum}
-	table["inum"] = entry{kindTest, parseInodeNum}
-	table["samefile"] = entry{kindTest, parseSamefile}
-}
-
 // inodeNumNode is -links [+-]N (the hard link count) and -inum [+-]N
 // (the inode number).
 type inodeNumNode struct {

@@ -34,11 +34,9 @@ import (
 // and the record has path, depth and, when d_type gave it, type only.
 // -printjson is, like -print, always true.
 
-func init() {
-	table["printjson"] = entry{kindAction, func(p *parser, op string) error {
-		p.push(&jsonNode{op: op, db: systemIDs()})
-		return nil
-	}}
+func parsePrintjson(p *parser, op string) error {
+	p.push(&jsonNode{op: op, db: systemIDs()})
+	return nil
 }
 
 // print returns the node for -print, explicit or implicit: JSON lines

@@ -7,12 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["lname"] = entry{kindTest, parseLname}
-	table["ilname"] = entry{kindTest, parseLname}
-	table["xtype"] = entry{kindTest, parseXtype}
-}
-
 // linkShare is the share of symbolic links among files (typ.go's survey).
 var linkShare = typeProb[walker.TypeSymlink]
 

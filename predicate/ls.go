@@ -10,11 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["ls"] = entry{kindAction, parseLs}
-	table["fls"] = entry{kindAction, parseLs}
-}
-
 // lsNode is -ls and -fls FILE: one line per file in the layout of GNU
 // find 4.9's list_file (lib/listfile.c), which is that of ls -dils:
 //

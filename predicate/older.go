@@ -26,11 +26,6 @@ import (
 // every file modified before the command started. The status is the
 // one the tests see (under -L the target's), as for -mtime.
 
-func init() {
-	table["older"] = entry{kindTest, parseOlder}
-	table["newer-than"] = entry{kindTest, parseOlder}
-}
-
 // maxDurationSecs bounds a DURATION so that start - DURATION cannot
 // overflow: about 146 billion years.
 const maxDurationSecs = 1 << 62

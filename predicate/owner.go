@@ -10,15 +10,6 @@ import (
 	"github.com/gfind/gfind/walker"
 )
 
-func init() {
-	table["user"] = entry{kindTest, parseUser}
-	table["group"] = entry{kindTest, parseUser}
-	table["uid"] = entry{kindTest, parseUID}
-	table["gid"] = entry{kindTest, parseUID}
-	table["nouser"] = entry{kindTest, parseNouser}
-	table["nogroup"] = entry{kindTest, parseNouser}
-}
-
 // ownerNode is -user NAME|UID and -group NAME|GID: the file's owner (or
 // group) is the one named, looked up once at parse time.
 type ownerNode struct {

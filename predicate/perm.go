@@ -5,10 +5,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["perm"] = entry{kindTest, parsePerm}
-}
-
 // Mode bits, in their traditional octal values (which Linux uses).
 const (
 	modeSUID  = 0o4000

@@ -8,11 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["printf"] = entry{kindAction, parsePrintf}
-	table["fprintf"] = entry{kindAction, parsePrintf}
-}
-
 // printfNode is -printf FORMAT and -fprintf FILE FORMAT. The format is
 // compiled once, at parse time (output.CompileFormat); evaluating runs
 // its directives into the worker's Buffer as one record.

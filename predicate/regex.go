@@ -6,12 +6,6 @@ import (
 	"github.com/gfind/gfind/walker"
 )
 
-func init() {
-	table["regex"] = entry{kindTest, parseRegex}
-	table["iregex"] = entry{kindTest, parseRegex}
-	table["regextype"] = entry{kindPositional, parseRegextype}
-}
-
 // costRegex is the cost of matching a path against a regular
 // expression: no system call, but more work than a glob.
 const costRegex = 10 * costName

@@ -5,11 +5,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["size"] = entry{kindTest, parseSize}
-	table["empty"] = entry{kindTest, parseEmpty}
-}
-
 // sizeNode is -size [+-]N[cwbkMG]: the file's size in units of unit
 // bytes, rounded up, compared with N. The rounding is GNU's: -size -1M
 // is true only for empty files, since a one-byte file is one (whole)

@@ -31,22 +31,10 @@ import (
 // today) with a window of 60 s and no extra second. Arguments are read
 // with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
 
-func init() {
-	for _, op := range []string{"atime", "ctime", "mtime"} {
-		table[op] = entry{kindTest, parseTime}
-	}
-	for _, op := range []string{"amin", "cmin", "mmin"} {
-		table[op] = entry{kindTest, parseMin}
-	}
-	table["used"] = entry{kindTest, parseUsed}
-	for _, op := range []string{"newer", "anewer", "cnewer"} {
-		table[op] = entry{kindTest, parseNewer}
-	}
-	table["newerXY"] = entry{kindTest, parseNewerXY}
-	// -daystart acts through the parser: the time tests after it look
-	// for it in the token list (see curDayStart). GNU never undoes it.
-	table["daystart"] = entry{kindPositional, func(p *parser, op string) error { return nil }}
-}
+// parseDaystart is -daystart, which acts through the parser: the time
+// tests after it look for it in the token list (see curDayStart). GNU
+// never undoes it.
+func parseDaystart(p *parser, op string) error { return nil }
 
 const daySecs = 86400
 
