@@ -27,7 +27,7 @@ func (n *accessNode) Facts() Facts {
 	if n.mode == unix.X_OK {
 		p = 0.2
 	}
-	return Facts{Pure: true, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *accessNode) Args() []string { return []string{n.op} }

@@ -77,7 +77,7 @@ func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
 func (n *colorPrintNode) Facts() Facts {
 	// The stats coloring may take are not counted: they come after
 	// every test, so the optimizer has nothing to reorder for them.
-	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Cost: costPrint, Prob: 1}
 }
 
 func (n *colorPrintNode) Args() []string { return []string{n.op} }

@@ -163,7 +163,7 @@ func (d *drySet) emptyAfterRun(e *walker.Entry) error {
 	return nil
 }
 
-func (*deleteNode) Facts() Facts { return Facts{Prints: true, Cost: costDelete, Prob: 1} }
+func (*deleteNode) Facts() Facts { return Facts{Effects: EffectDelete, Cost: costDelete, Prob: 1} }
 
 func (n *deleteNode) Args() []string {
 	if n.op == "" {

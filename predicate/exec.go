@@ -171,6 +171,9 @@ func parseExec(p *parser, op string) error {
 		n.room -= len(w) + 1 + ptrSize
 	}
 	p.i = end + 1
+	if n.multi {
+		p.atExit = append(p.atExit, n.close) // the last batches
+	}
 	p.push(n)
 	return nil
 }
@@ -254,9 +257,9 @@ func (n *execNode) Eval(e *walker.Entry, s *State) bool {
 func (n *execNode) Facts() Facts {
 	switch {
 	case n.multi:
-		return Facts{Prints: true, Cost: costExecBatch, Prob: 1}
+		return Facts{Effects: EffectExec, Cost: costExecBatch, Prob: 1}
 	default:
-		return Facts{Prints: true, Cost: costExec, Prob: 0.5}
+		return Facts{Effects: EffectExec, Cost: costExec, Prob: 0.5}
 	}
 }
 

@@ -41,7 +41,7 @@ func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *fstypeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *fstypeNode) Args() []string { return []string{"-fstype", n.typ} }

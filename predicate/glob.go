@@ -42,7 +42,7 @@ func (n *globNode) Eval(e *walker.Entry, _ *State) bool {
 }
 
 func (n *globNode) Facts() Facts {
-	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}
+	return Facts{Cost: costName, Prob: patternProb(n.pat)}
 }
 
 func (n *globNode) Args() []string { return []string{n.op, n.pat} }

@@ -121,7 +121,7 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 func typeLetter(mode uint32) byte { return output.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
-	return Facts{Prints: true, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
 }
 
 func (n *jsonNode) Args() []string { return []string{n.op} }

@@ -63,7 +63,7 @@ func (n *printfNode) destName() string {
 }
 
 func (n *printfNode) Facts() Facts {
-	f := Facts{Prints: true, Cost: costPrint, Prob: 1}
+	f := Facts{Effects: outEffect(n.file), Cost: costPrint, Prob: 1}
 	if n.format.NeedsStat() {
 		f.Needs |= NeedStat
 		f.Cost += costStat
@@ -82,8 +82,6 @@ func (n *printfNode) Args() []string {
 }
 
 func (n *printfNode) outputFile() *outFile { return n.file }
-
-func (n *printfNode) close() error { return n.file.close() }
 
 func parsePrintf(p *parser, op string) error {
 	n := &printfNode{op: op}

@@ -25,7 +25,7 @@ func (n *regexNode) Facts() Facts {
 	if strings.ContainsAny(n.pat, "*?[.") {
 		p = 0.8
 	}
-	return Facts{Pure: true, Cost: costRegex, Prob: p}
+	return Facts{Cost: costRegex, Prob: p}
 }
 
 // Args leaves the syntax to the -regextype before the node, which stays

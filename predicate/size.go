@@ -34,7 +34,7 @@ func sizeUnits(size int64, unit uint64) uint64 {
 }
 
 func (n *sizeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
 }
 
 // sizeProb is GNU's est_success_rate for -size (parser.c): sizes above
@@ -142,7 +142,7 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 
 func (emptyNode) Facts() Facts {
 	// GNU: "assume 1% of files are empty" (parser.c).
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
 }
 
 func (emptyNode) Args() []string { return []string{"-empty"} }

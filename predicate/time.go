@@ -119,7 +119,7 @@ func (n *timeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *timeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *timeNode) Args() []string { return []string{n.op, n.arg} }
@@ -156,7 +156,7 @@ func (n *usedNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *usedNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *usedNode) Args() []string { return []string{"-used", n.arg} }
@@ -186,7 +186,7 @@ func (n *newerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *newerNode) Facts() Facts {
-	f := Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	f := Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 	if n.x == 'B' {
 		f.Cost += costStat
 	}
