@@ -161,6 +161,7 @@ func BenchmarkParse(b *testing.B) {
 // for each argument.
 func BenchmarkLookup(b *testing.B) {
 	args := []string{"-name", "-type", "-print", "-newermt", "-o", "(", "-exec", "-maxdepth", "-nosuch"}
+	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		lookup(args[i%len(args)])
 	}

@@ -168,9 +168,9 @@ var table = []entry{
 	{name: "-version", kind: kindTest, parse: parseVersion},
 }
 
-// tableByName indexes table by name. A map, built once from the literal,
-// rather than a switch, so that the names are written once, in the
-// table; it is as fast as the map literal it replaces.
+// tableByName indexes table by name: a map built once from the literal
+// rather than a switch, which would spell every name a second time. A
+// lookup is one map access, as with the map literal it replaces.
 var tableByName = func() map[string]*entry {
 	m := make(map[string]*entry, len(table))
 	for i := range table {
@@ -196,7 +196,7 @@ func lookup(arg string) (*entry, string) {
 // item "Before Name Arg", then, if Alt is set, "Name Alt", then Desc.
 type Primary struct {
 	// Name is as it is typed: "-name", "!", "(", "--help"; "-newerXY"
-	// stands for the twenty names -newerab, -newerac, ...
+	// stands for the twenty names -newermt, -newerat, ...
 	Name  string
 	Group HelpGroup
 	// Before is an operator's operand before it ("EXPR1" in
