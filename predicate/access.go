@@ -5,12 +5,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["readable"] = entry{kindTest, parseAccess}
-	table["writable"] = entry{kindTest, parseAccess}
-	table["executable"] = entry{kindTest, parseAccess}
-}
-
 // accessNode is -readable, -writable and -executable: whether the real
 // user may read, write or execute (search) the file, as faccessat(2)
 // answers relative to the parent directory. Like GNU's pred_readable it
@@ -33,7 +27,7 @@ func (n *accessNode) Facts() Facts {
 	if n.mode == unix.X_OK {
 		p = 0.2
 	}
-	return Facts{Pure: true, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *accessNode) Args() []string { return []string{n.op} }

@@ -17,7 +17,7 @@ func (n *printNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *printNode) Facts() Facts {
-	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Cost: costPrint, Prob: 1}
 }
 
 func (n *printNode) Args() []string { return []string{n.op} }
@@ -31,5 +31,5 @@ func (pruneNode) Eval(e *walker.Entry, s *State) bool {
 	return true
 }
 
-func (pruneNode) Facts() Facts   { return Facts{Prob: 1} }
+func (pruneNode) Facts() Facts   { return Facts{Effects: EffectPrune, Prob: 1} }
 func (pruneNode) Args() []string { return []string{"-prune"} }

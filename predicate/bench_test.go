@@ -134,3 +134,35 @@ func BenchmarkWalkPrint(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParse parses and optimizes typical command lines: the parse
+// table's lookup is on this path once per primary.
+func BenchmarkParse(b *testing.B) {
+	for _, args := range []string{
+		". -name *.go -print",
+		". -type f ( -name *.c -o -name *.h ) -newer bench_test.go -size +1k -mtime -7 -print0",
+		". -maxdepth 3 -user root -perm -u+x -o -ls -o -printf %p\\n -o -regex .*x -o -prune",
+	} {
+		b.Run(strings.ReplaceAll(args, " ", "_"), func(b *testing.B) {
+			argv := strings.Fields(args)
+			b.ReportAllocs()
+			for b.Loop() {
+				cmd, err := Parse(argv, Config{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				Optimize(cmd.Expr, 2)
+			}
+		})
+	}
+}
+
+// BenchmarkLookup finds primaries in the parse table, as buildList does
+// for each argument.
+func BenchmarkLookup(b *testing.B) {
+	args := []string{"-name", "-type", "-print", "-newermt", "-o", "(", "-exec", "-maxdepth", "-nosuch"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		lookup(args[i%len(args)])
+	}
+}

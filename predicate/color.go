@@ -17,9 +17,11 @@ import (
 // colored -print is then a node of its own, so the plain -print costs
 // what it always did.
 
-func init() {
-	table["color"] = entry{kindPositional, func(p *parser, op string) error { p.cfg.Color = true; return nil }}
-	table["nocolor"] = entry{kindPositional, func(p *parser, op string) error { p.cfg.Color = false; return nil }}
+// parseColor is -color and -nocolor: colors on or off for the -print and
+// -ls actions, wherever it stands (applyColor).
+func parseColor(p *parser, op string) error {
+	p.cfg.Color = op == "-color"
+	return nil
 }
 
 // lookupLSColors reads LS_COLORS; tests replace it.
@@ -75,7 +77,7 @@ func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
 func (n *colorPrintNode) Facts() Facts {
 	// The stats coloring may take are not counted: they come after
 	// every test, so the optimizer has nothing to reorder for them.
-	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Cost: costPrint, Prob: 1}
 }
 
 func (n *colorPrintNode) Args() []string { return []string{n.op} }

@@ -10,11 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["delete"] = entry{kindAction, parseDelete}
-	table["delete-dry-run"] = entry{kindAction, parseDelete}
-}
-
 // costDelete is one unlinkat(2), about ten times a stat.
 const costDelete = 1e4
 
@@ -168,7 +163,7 @@ func (d *drySet) emptyAfterRun(e *walker.Entry) error {
 	return nil
 }
 
-func (*deleteNode) Facts() Facts { return Facts{Prints: true, Cost: costDelete, Prob: 1} }
+func (*deleteNode) Facts() Facts { return Facts{Effects: EffectDelete, Cost: costDelete, Prob: 1} }
 
 func (n *deleteNode) Args() []string {
 	if n.op == "" {

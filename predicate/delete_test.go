@@ -39,7 +39,7 @@ func TestDeleteParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := cmd.Expr.Facts(); f.Pure || !f.Prints || strings.Join(cmd.Expr.Args(), " ") != "-delete" {
+	if f := cmd.Expr.Facts(); f.Pure() || !f.Prints() || strings.Join(cmd.Expr.Args(), " ") != "-delete" {
 		t.Errorf("-delete: %+v, %q", f, cmd.Expr.Args())
 	}
 }

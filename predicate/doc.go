@@ -18,8 +18,8 @@
 // a State (its output buffer, the prune result, the shared stop flag), so
 // evaluating needs no lock; Nodes themselves are read-only after Parse.
 //
-// Files, one per family of primaries, each registering its rows of the
-// parse table from its own init function:
+// Files, one per family of primaries, each with the parse functions that
+// the rows of the one parse table (table.go) name:
 //
 //	parse.go table.go   the grammar (GNU's two passes) and the parse table
 //	node.go logic.go    Node, Facts, State; -a -o , ! and constants

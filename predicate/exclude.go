@@ -18,7 +18,7 @@ type excludeNode struct{ kid Node }
 func (n *excludeNode) Eval(*walker.Entry, *State) bool { return true }
 
 // Facts: the node itself costs nothing and has no effect here.
-func (n *excludeNode) Facts() Facts { return Facts{Pure: true, Prob: 1} }
+func (n *excludeNode) Facts() Facts { return Facts{Prob: 1} }
 
 func (n *excludeNode) Args() []string {
 	return append([]string{"-exclude"}, argsAt(n.kid, precNot)...)
@@ -27,10 +27,6 @@ func (n *excludeNode) Args() []string {
 func parseExclude(p *parser, op string) error {
 	p.pushTok(token{kind: tokNot, prec: precNot, exclude: true})
 	return nil
-}
-
-func init() {
-	table["exclude"] = entry{kindPunct, parseExclude}
 }
 
 // addExclude checks the operand of -exclude: it is evaluated on every
@@ -60,7 +56,7 @@ func excludeRefused(n Node) Node {
 	case *excludeNode:
 		return n
 	default:
-		if !n.Facts().Pure {
+		if !n.Facts().Pure() {
 			return n
 		}
 		return nil

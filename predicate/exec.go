@@ -51,13 +51,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["exec"] = entry{kindAction, parseExec}
-	table["execdir"] = entry{kindAction, parseExec}
-	table["ok"] = entry{kindAction, parseExec}
-	table["okdir"] = entry{kindAction, parseExec}
-}
-
 // The kernel's limits on a new program's arguments (fs/exec.c,
 // include/uapi/linux/binfmts.h).
 const (
@@ -177,6 +170,9 @@ func parseExec(p *parser, op string) error {
 		n.room -= len(w) + 1 + ptrSize
 	}
 	p.i = end + 1
+	if n.multi {
+		p.atExit = append(p.atExit, n.close) // the last batches
+	}
 	p.push(n)
 	return nil
 }
@@ -260,9 +256,9 @@ func (n *execNode) Eval(e *walker.Entry, s *State) bool {
 func (n *execNode) Facts() Facts {
 	switch {
 	case n.multi:
-		return Facts{Prints: true, Cost: costExecBatch, Prob: 1}
+		return Facts{Effects: EffectExec, Cost: costExecBatch, Prob: 1}
 	default:
-		return Facts{Prints: true, Cost: costExec, Prob: 0.5}
+		return Facts{Effects: EffectExec, Cost: costExec, Prob: 0.5}
 	}
 }
 

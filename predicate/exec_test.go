@@ -67,7 +67,7 @@ func TestExecParse(t *testing.T) {
 			if got := strings.Join(cmd.Expr.Args(), " "); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
-			if cmd.Expr.Facts().Pure || !cmd.Expr.Facts().Prints {
+			if cmd.Expr.Facts().Pure() || !cmd.Expr.Facts().Prints() {
 				t.Errorf("Facts = %+v, want impure and printing (no implicit -print)", cmd.Expr.Facts())
 			}
 		})

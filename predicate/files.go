@@ -26,12 +26,7 @@ import (
 // writes to it, and each worker its own Buffer for it (State.files), so
 // records stay whole and workers do not contend per record. At the end,
 // Command.Close flushes every worker's Buffer and closes the files
-// (finisher).
-
-func init() {
-	table["fprint"] = entry{kindAction, parseFprint}
-	table["fprint0"] = entry{kindAction, parseFprint}
-}
+// (openOutput adds each file's close to parser.atExit).
 
 // openOutputFile opens a file named by -fprint and friends. Tests point
 // it elsewhere, so that a fuzzer cannot create files.
@@ -55,6 +50,15 @@ type outFile struct {
 
 	closeOnce sync.Once
 	closeErr  error
+}
+
+// outEffect is the effect of writing to of: standard output's for nil
+// (-printf, -ls), another file's for any file named (-fprintf, -fls).
+func outEffect(of *outFile) Effect {
+	if of == nil {
+		return EffectStdout
+	}
+	return EffectFile
 }
 
 // fileUser is a node writing to an outFile.
@@ -92,7 +96,9 @@ func (p *parser) openOutput(name string) (*outFile, error) {
 				return of, nil
 			}
 		}
-		return &outFile{id: len(files), f: os.Stderr, stderr: true}, nil
+		of := &outFile{id: len(files), f: os.Stderr, stderr: true}
+		p.atExit = append(p.atExit, of.close)
+		return of, nil
 	}
 	f, err := openOutputFile(name)
 	if err != nil {
@@ -113,6 +119,7 @@ func (p *parser) openOutput(name string) (*outFile, error) {
 			}
 		}
 	}
+	p.atExit = append(p.atExit, of.close)
 	return of, nil
 }
 
@@ -208,12 +215,11 @@ func (n *fprintNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *fprintNode) Facts() Facts {
-	return Facts{Prints: true, Cost: costPrint, Prob: 1}
+	return Facts{Effects: EffectFile, Cost: costPrint, Prob: 1}
 }
 
 func (n *fprintNode) Args() []string       { return []string{n.op, n.name} }
 func (n *fprintNode) outputFile() *outFile { return n.file }
-func (n *fprintNode) close() error         { return n.file.close() }
 
 func parseFprint(p *parser, op string) error {
 	name, err := p.arg(op)

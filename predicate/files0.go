@@ -10,15 +10,13 @@ import (
 	"github.com/gfind/gfind/output"
 )
 
-func init() {
-	// GNU's parse_files0_from inserts no predicate, unlike the other
-	// options (which are tests that are always true): buildList adds
-	// nothing to the expression for it.
-	table["files0-from"] = entry{kindOption, func(p *parser, op string) (err error) {
-		p.files0, err = p.arg(op)
-		p.hasFiles0 = err == nil
-		return err
-	}}
+// parseFiles0From is -files0-from FILE. GNU's parse_files0_from inserts
+// no predicate, unlike the other options (which are tests that are always
+// true): buildList adds nothing to the expression for it.
+func parseFiles0From(p *parser, op string) (err error) {
+	p.files0, err = p.arg(op)
+	p.hasFiles0 = err == nil
+	return err
 }
 
 // A rootList reads -files0-from's list one name at a time, as GNU's

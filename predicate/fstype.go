@@ -11,10 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["fstype"] = entry{kindTest, parseFstype}
-}
-
 // fstypeNode is -fstype TYPE: true when the file is on a file system of
 // that type, by the name the mount table gives it ("ext4", "tmpfs",
 // "proc"). A device the mount table does not list has type "unknown",
@@ -45,7 +41,7 @@ func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *fstypeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *fstypeNode) Args() []string { return []string{"-fstype", n.typ} }

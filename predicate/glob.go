@@ -42,7 +42,7 @@ func (n *globNode) Eval(e *walker.Entry, _ *State) bool {
 }
 
 func (n *globNode) Facts() Facts {
-	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}
+	return Facts{Cost: costName, Prob: patternProb(n.pat)}
 }
 
 func (n *globNode) Args() []string { return []string{n.op, n.pat} }
@@ -80,11 +80,6 @@ func parseGlob(p *parser, op string) error {
 	}
 	p.push(&globNode{op: op, pat: pat, pats: pats})
 	return nil
-}
-
-func init() {
-	table["glob"] = entry{kindTest, parseGlob}
-	table["iglob"] = entry{kindTest, parseGlob}
 }
 
 // errBadGlob is why compileDoublestar refuses a pattern.

@@ -36,7 +36,7 @@ func onlyPrints(n Node) bool {
 	case *printNode:
 		return true
 	}
-	return n.Facts().Pure
+	return n.Facts().Pure()
 }
 
 func allOnlyPrints(kids []Node) bool {

@@ -8,12 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["links"] = entry{kindTest, parseInodeNum}
-	table["inum"] = entry{kindTest, parseInodeNum}
-	table["samefile"] = entry{kindTest, parseSamefile}
-}
-
 // inodeNumNode is -links [+-]N (the hard link count) and -inum [+-]N
 // (the inode number).
 type inodeNumNode struct {
@@ -45,7 +39,7 @@ func (n *inodeNumNode) Facts() Facts {
 	case n.num.n == 2:
 		p = 0.01
 	}
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
 }
 
 func (n *inodeNumNode) Args() []string { return []string{n.op, n.arg} }
@@ -84,7 +78,7 @@ func (n *samefileNode) Eval(e *walker.Entry, s *State) bool {
 
 func (n *samefileNode) Facts() Facts {
 	// GNU's est_success_rate (parser.c).
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
 }
 
 func (n *samefileNode) Args() []string { return []string{"-samefile", n.arg} }

@@ -34,11 +34,9 @@ import (
 // and the record has path, depth and, when d_type gave it, type only.
 // -printjson is, like -print, always true.
 
-func init() {
-	table["printjson"] = entry{kindAction, func(p *parser, op string) error {
-		p.push(&jsonNode{op: op, db: systemIDs()})
-		return nil
-	}}
+func parsePrintjson(p *parser, op string) error {
+	p.push(&jsonNode{op: op, db: systemIDs()})
+	return nil
 }
 
 // print returns the node for -print, explicit or implicit: JSON lines
@@ -123,7 +121,7 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 func typeLetter(mode uint32) byte { return output.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
-	return Facts{Prints: true, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
 }
 
 func (n *jsonNode) Args() []string { return []string{n.op} }

@@ -184,7 +184,7 @@ func TestJSONOnlyPrint(t *testing.T) {
 		}
 		var got []string
 		forEachNode(cmd.Expr, func(n Node) {
-			if n.Facts().Prints {
+			if n.Facts().Prints() {
 				if _, ok := n.(*andNode); !ok {
 					got = append(got, fmt.Sprintf("%T", n))
 				}

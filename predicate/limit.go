@@ -18,14 +18,11 @@ import (
 // that prints once per match, with any number of workers. Pending
 // -exec ... + batches run at the end, as after -quit.
 
-func init() {
-	table["limit"] = entry{kindOption, parseLimit}
-	// -noerror is, like -warn, an option that is always true; it acts on
-	// the whole run wherever it stands, like --quiet-errors.
-	table["noerror"] = entry{kindPositional, func(p *parser, op string) error {
-		p.ext.QuietErrors = true
-		return nil
-	}}
+// parseNoerror is -noerror, like -warn an option that is always true; it
+// acts on the whole run wherever it stands, like --quiet-errors.
+func parseNoerror(p *parser, op string) error {
+	p.ext.QuietErrors = true
+	return nil
 }
 
 // Extras are the settings of gfind's own primaries that cmd/gfind acts

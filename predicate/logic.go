@@ -16,12 +16,11 @@ func (n *andNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *andNode) Facts() Facts {
-	f := Facts{Pure: true, Prob: 1}
+	f := Facts{Prob: 1}
 	for _, k := range n.kids {
 		kf := k.Facts()
 		f.Needs |= kf.Needs
-		f.Pure = f.Pure && kf.Pure
-		f.Prints = f.Prints || kf.Prints
+		f.Effects |= kf.Effects
 		f.Cost += f.Prob * kf.Cost // a child runs only if all before it were true
 		f.Prob *= kf.Prob
 	}
@@ -47,13 +46,12 @@ func (n *orNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *orNode) Facts() Facts {
-	f := Facts{Pure: true, Prob: 0}
+	f := Facts{Prob: 0}
 	miss := 1.0
 	for _, k := range n.kids {
 		kf := k.Facts()
 		f.Needs |= kf.Needs
-		f.Pure = f.Pure && kf.Pure
-		f.Prints = f.Prints || kf.Prints
+		f.Effects |= kf.Effects
 		f.Cost += miss * kf.Cost // a child runs only if all before it were false
 		miss *= 1 - kf.Prob
 	}
@@ -79,12 +77,11 @@ func (n *commaNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *commaNode) Facts() Facts {
-	f := Facts{Pure: true}
+	var f Facts
 	for _, k := range n.kids {
 		kf := k.Facts()
 		f.Needs |= kf.Needs
-		f.Pure = f.Pure && kf.Pure
-		f.Prints = f.Prints || kf.Prints
+		f.Effects |= kf.Effects
 		f.Cost += kf.Cost
 		f.Prob = kf.Prob
 	}
@@ -120,7 +117,7 @@ func (n *constNode) Facts() Facts {
 	if n.val {
 		p = 1
 	}
-	return Facts{Pure: true, Prob: p}
+	return Facts{Prob: p}
 }
 
 func (n *constNode) Args() []string { return n.args }

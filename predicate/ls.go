@@ -10,11 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["ls"] = entry{kindAction, parseLs}
-	table["fls"] = entry{kindAction, parseLs}
-}
-
 // lsNode is -ls and -fls FILE: one line per file in the layout of GNU
 // find 4.9's list_file (lib/listfile.c), which is that of ls -dils:
 //
@@ -240,7 +235,7 @@ func appendLsName(dst, name []byte) []byte {
 }
 
 func (n *lsNode) Facts() Facts {
-	return Facts{Prints: true, Needs: NeedStat, Cost: costPrint + costStat, Prob: 1}
+	return Facts{Effects: outEffect(n.file) | EffectOrder, Needs: NeedStat, Cost: costPrint + costStat, Prob: 1}
 }
 
 func (n *lsNode) Args() []string {
@@ -251,7 +246,6 @@ func (n *lsNode) Args() []string {
 }
 
 func (n *lsNode) outputFile() *outFile { return n.file }
-func (n *lsNode) close() error         { return n.file.close() }
 
 func parseLs(p *parser, op string) error {
 	n := &lsNode{op: op, now: p.cfg.Now.Unix(), blockSize: 1024}

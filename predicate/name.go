@@ -21,7 +21,7 @@ func (n *nameNode) Eval(e *walker.Entry, _ *State) bool {
 }
 
 func (n *nameNode) Facts() Facts {
-	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}
+	return Facts{Cost: costName, Prob: patternProb(n.pat)}
 }
 
 func (n *nameNode) Args() []string { return []string{n.op, n.pat} }
@@ -54,7 +54,7 @@ type pathNode struct {
 func (n *pathNode) Eval(e *walker.Entry, _ *State) bool { return n.g.Match(e.Path) }
 
 func (n *pathNode) Facts() Facts {
-	return Facts{Pure: true, Cost: costName, Prob: patternProb(n.pat)}
+	return Facts{Cost: costName, Prob: patternProb(n.pat)}
 }
 
 func (n *pathNode) Args() []string { return []string{n.op, n.pat} }

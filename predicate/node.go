@@ -30,21 +30,41 @@ const (
 	NeedStat                   // stat(2) following a final symbolic link
 )
 
+// Effect is a set of what evaluating a node may do besides being true
+// or false. An operator has the effects of its operands.
+type Effect uint8
+
+const (
+	EffectStdout Effect = 1 << iota // writes records to standard output: -print, -print0, -printf, -ls, -printjson
+	EffectFile                      // writes to a file it opened: -fprint, -fprint0, -fprintf, -fls (even /dev/stdout)
+	EffectExec                      // runs a command: -exec, -execdir, -ok, -okdir
+	EffectDelete                    // removes the file: -delete, and -delete-dry-run, which acts as if
+	EffectPrune                     // keeps the walk out of the directory: -prune
+	EffectQuit                      // ends the walk: -quit
+	EffectOrder                     // what it writes depends on the files visited before: -ls's column widths
+)
+
+// acts are the effects that turn off the implicit -print.
+const acts = EffectStdout | EffectFile | EffectExec | EffectDelete
+
 // Facts are what is known about a node without evaluating it.
 type Facts struct {
-	Needs Need
-	// Pure nodes have no side effects: the optimizer may skip or reorder
-	// them. Actions, -prune and -quit are not pure.
-	Pure bool
-	// Prints is set when the node or a child prints or otherwise acts on
-	// its own, which turns off the implicit -print (GNU's
-	// no_default_print).
-	Prints bool
+	Needs   Need
+	Effects Effect
 	// Cost is the expected cost of one evaluation in arbitrary units, as
 	// bfs estimates them: 1 for a test on the name, 1000 for one needing
 	// a stat. Prob is the estimated chance of being true.
 	Cost, Prob float64
 }
+
+// Pure reports whether the node has no effect: the optimizer may skip
+// or reorder it. Actions, -prune and -quit are not pure.
+func (f Facts) Pure() bool { return f.Effects == 0 }
+
+// Prints reports whether the node prints or otherwise acts on its own,
+// which turns off the implicit -print (GNU's no_default_print): every
+// action but -prune and -quit.
+func (f Facts) Prints() bool { return f.Effects&acts != 0 }
 
 // State is one worker's evaluation state. It is not shared between
 // goroutines.

@@ -26,11 +26,6 @@ import (
 // every file modified before the command started. The status is the
 // one the tests see (under -L the target's), as for -mtime.
 
-func init() {
-	table["older"] = entry{kindTest, parseOlder}
-	table["newer-than"] = entry{kindTest, parseOlder}
-}
-
 // maxDurationSecs bounds a DURATION so that start - DURATION cannot
 // overflow: about 146 billion years.
 const maxDurationSecs = 1 << 62
@@ -140,7 +135,7 @@ func (n *olderNode) Eval(e *walker.Entry, s *State) bool {
 func (n *olderNode) Facts() Facts {
 	// GNU's file age estimates are for windows of days, not for a cut;
 	// with no better knowledge a cut is even odds.
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
 }
 
 func (n *olderNode) Args() []string { return []string{n.op, n.arg} }

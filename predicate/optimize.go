@@ -17,8 +17,8 @@ import (
 //	     that cheap, decisive tests run first: -size +1M -name '*.log'
 //	     tests the name before it stats
 //
-// Nodes with side effects (actions, -prune, -quit) never move and are
-// never dropped, and pure nodes never move across them.
+// Nodes with effects (Facts.Effects: actions, -prune, -quit) never move
+// and are never dropped, and pure nodes never move across them.
 func Optimize(n Node, level int) Node {
 	if level <= 0 {
 		return n
@@ -41,7 +41,7 @@ func (o optimizer) node(n Node) Node {
 			k = o.node(k)
 			// Only the last operand's value counts: a pure operand
 			// before it does nothing at all.
-			if i < len(n.kids)-1 && k.Facts().Pure {
+			if i < len(n.kids)-1 && k.Facts().Pure() {
 				continue
 			}
 			kids = append(kids, k)
@@ -85,7 +85,7 @@ func (o optimizer) chain(in []Node, and bool) Node {
 			}
 			// Absorbing: the result is c whatever follows, and pure
 			// operands before it only cost time.
-			for len(kids) > 0 && kids[len(kids)-1].Facts().Pure {
+			for len(kids) > 0 && kids[len(kids)-1].Facts().Pure() {
 				kids = kids[:len(kids)-1]
 			}
 			kids = append(kids, constOf(c.val))
@@ -125,12 +125,12 @@ func reorderPure(kids []Node, and bool) {
 		return f.Cost / decide
 	}
 	for i := 0; i < len(kids); {
-		if !kids[i].Facts().Pure {
+		if !kids[i].Facts().Pure() {
 			i++
 			continue
 		}
 		j := i
-		for j < len(kids) && kids[j].Facts().Pure {
+		for j < len(kids) && kids[j].Facts().Pure() {
 			j++
 		}
 		slices.SortStableFunc(kids[i:j], func(a, b Node) int { return cmp.Compare(rank(a), rank(b)) })

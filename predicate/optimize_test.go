@@ -16,7 +16,7 @@ type costly struct {
 }
 
 func (c *costly) Eval(*walker.Entry, *State) bool { return true }
-func (c *costly) Facts() Facts                    { return Facts{Pure: true, Cost: c.cost, Prob: c.prob} }
+func (c *costly) Facts() Facts                    { return Facts{Cost: c.cost, Prob: c.prob} }
 func (c *costly) Args() []string                  { return []string{"-name", c.name} }
 
 func TestOptimize(t *testing.T) {
@@ -80,7 +80,7 @@ func FuzzOptimize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, argv string) {
 		cmd, err := Parse(append([]string{"."}, strings.Split(argv, "\x00")...), Config{})
-		if err != nil || !cmd.Expr.Facts().Pure && !onlyPrints(cmd.Expr) {
+		if err != nil || !cmd.Expr.Facts().Pure() && !onlyPrints(cmd.Expr) {
 			return
 		}
 		for level := 1; level <= 3; level++ {

@@ -10,15 +10,6 @@ import (
 	"github.com/gfind/gfind/walker"
 )
 
-func init() {
-	table["user"] = entry{kindTest, parseUser}
-	table["group"] = entry{kindTest, parseUser}
-	table["uid"] = entry{kindTest, parseUID}
-	table["gid"] = entry{kindTest, parseUID}
-	table["nouser"] = entry{kindTest, parseNouser}
-	table["nogroup"] = entry{kindTest, parseNouser}
-}
-
 // ownerNode is -user NAME|UID and -group NAME|GID: the file's owner (or
 // group) is the one named, looked up once at parse time.
 type ownerNode struct {
@@ -39,7 +30,7 @@ func (n *ownerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *ownerNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(uint64(n.id))}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(uint64(n.id))}
 }
 
 // idProb is GNU's est_success_rate for -user, -group, -uid and -gid
@@ -72,7 +63,7 @@ func (n *idNumNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *idNumNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(n.num.n)}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(n.num.n)}
 }
 
 func (n *idNumNode) Args() []string { return []string{n.op, n.arg} }
@@ -104,7 +95,7 @@ func (n *noOwnerNode) Facts() Facts {
 	if n.group {
 		p = 1e-4
 	}
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
 }
 
 func (n *noOwnerNode) Args() []string {

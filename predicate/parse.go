@@ -77,8 +77,9 @@ type Command struct {
 	Exclude Node
 	Extras  // gfind's -limit and -noerror (limit.go)
 
-	gate     *quitGate   // when the expression has -quit (quit.go)
-	execdirs []*execNode // the -execdir ... + nodes, by execNode.dirIdx (exec.go)
+	gate     *quitGate      // when the expression has -quit (quit.go)
+	execdirs []*execNode    // the -execdir ... + nodes, by execNode.dirIdx (exec.go)
+	atExit   []func() error // what Close finishes, in the order of the command line
 }
 
 // Token kinds and precedences, as GNU find's tree.c has them.
@@ -124,6 +125,9 @@ type parser struct {
 	files0         string // -files0-from FILE
 	hasFiles0      bool   // -files0-from was given (FILE may be "")
 	ext            Extras // set by gfind's own primaries (limit.go)
+	// atExit is the work left for Command.Close, added by the parse
+	// functions that make it: -exec ... + batches, -fprint's files.
+	atExit []func() error
 }
 
 // Parse parses find's arguments after the leading options: starting
@@ -170,7 +174,7 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
 	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras(),
-		gate: newQuitGate(expr), execdirs: execdirNodes(expr)}, nil
+		gate: newQuitGate(expr), execdirs: execdirNodes(expr), atExit: p.atExit}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
@@ -260,7 +264,7 @@ func (p *parser) buildList() error {
 // -print off.
 func (p *parser) prints() bool {
 	for _, t := range p.toks {
-		if t.node != nil && t.node.Facts().Prints {
+		if t.node != nil && t.node.Facts().Prints() {
 			return true
 		}
 	}

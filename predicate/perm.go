@@ -5,10 +5,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["perm"] = entry{kindTest, parsePerm}
-}
-
 // Mode bits, in their traditional octal values (which Linux uses).
 const (
 	modeSUID  = 0o4000
@@ -79,7 +75,7 @@ func (n *permNode) Facts() Facts {
 	case n.kind == permAny:
 		p = 0.3
 	}
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
 }
 
 func (n *permNode) Args() []string { return []string{"-perm", n.arg} }

@@ -8,11 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["printf"] = entry{kindAction, parsePrintf}
-	table["fprintf"] = entry{kindAction, parsePrintf}
-}
-
 // printfNode is -printf FORMAT and -fprintf FILE FORMAT. The format is
 // compiled once, at parse time (output.CompileFormat); evaluating runs
 // its directives into the worker's Buffer as one record.
@@ -68,7 +63,7 @@ func (n *printfNode) destName() string {
 }
 
 func (n *printfNode) Facts() Facts {
-	f := Facts{Prints: true, Cost: costPrint, Prob: 1}
+	f := Facts{Effects: outEffect(n.file), Cost: costPrint, Prob: 1}
 	if n.format.NeedsStat() {
 		f.Needs |= NeedStat
 		f.Cost += costStat
@@ -87,8 +82,6 @@ func (n *printfNode) Args() []string {
 }
 
 func (n *printfNode) outputFile() *outFile { return n.file }
-
-func (n *printfNode) close() error { return n.file.close() }
 
 func parsePrintf(p *parser, op string) error {
 	n := &printfNode{op: op}

@@ -83,7 +83,7 @@ func TestPrintfParse(t *testing.T) {
 			if got := strings.Join(cmd.Expr.Args(), " "); got != tt.want {
 				t.Errorf("Args %q, want %q", got, tt.want)
 			}
-			if cmd.Expr.Facts().Prints != true {
+			if !cmd.Expr.Facts().Prints() {
 				t.Errorf("the implicit -print was added")
 			}
 		})
@@ -107,7 +107,7 @@ func TestPrintfFacts(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := cmd.Expr.Facts()
-		if f.Needs != tt.needs || f.Pure || !f.Prints {
+		if f.Needs != tt.needs || f.Pure() || !f.Prints() {
 			t.Errorf("%s: %+v, want needs %v, impure, printing", tt.args, f, tt.needs)
 		}
 		cmd.Close()

@@ -40,13 +40,10 @@ type quitGate struct {
 
 // newQuitGate returns a gate when expr holds a -quit, else nil.
 func newQuitGate(expr Node) *quitGate {
-	var g *quitGate
-	forEachNode(expr, func(n Node) {
-		if _, ok := n.(quitNode); ok {
-			g = &quitGate{}
-		}
-	})
-	return g
+	if expr.Facts().Effects&EffectQuit == 0 {
+		return nil
+	}
+	return &quitGate{}
 }
 
 // act is called by every action before its effect (printing, writing
@@ -98,5 +95,5 @@ func (quitNode) Eval(e *walker.Entry, s *State) bool {
 	return true
 }
 
-func (quitNode) Facts() Facts   { return Facts{Prob: 1} }
+func (quitNode) Facts() Facts   { return Facts{Effects: EffectQuit, Prob: 1} }
 func (quitNode) Args() []string { return []string{"-quit"} }

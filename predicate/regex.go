@@ -7,12 +7,6 @@ import (
 	"github.com/gfind/gfind/walker"
 )
 
-func init() {
-	table["regex"] = entry{kindTest, parseRegex}
-	table["iregex"] = entry{kindTest, parseRegex}
-	table["regextype"] = entry{kindPositional, parseRegextype}
-}
-
 // costRegex is the cost of matching a path against a regular
 // expression: no system call, but more work than a glob.
 const costRegex = 10 * costName
@@ -32,7 +26,7 @@ func (n *regexNode) Facts() Facts {
 	if strings.ContainsAny(n.pat, "*?[.") {
 		p = 0.8
 	}
-	return Facts{Pure: true, Cost: costRegex, Prob: p}
+	return Facts{Cost: costRegex, Prob: p}
 }
 
 // Args leaves the syntax to the -regextype before the node, which stays

@@ -5,11 +5,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	table["size"] = entry{kindTest, parseSize}
-	table["empty"] = entry{kindTest, parseEmpty}
-}
-
 // sizeNode is -size [+-]N[cwbkMG]: the file's size in units of unit
 // bytes, rounded up, compared with N. The rounding is GNU's: -size -1M
 // is true only for empty files, since a one-byte file is one (whole)
@@ -39,7 +34,7 @@ func sizeUnits(size int64, unit uint64) uint64 {
 }
 
 func (n *sizeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
 }
 
 // sizeProb is GNU's est_success_rate for -size (parser.c): sizes above
@@ -147,7 +142,7 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 
 func (emptyNode) Facts() Facts {
 	// GNU: "assume 1% of files are empty" (parser.c).
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
 }
 
 func (emptyNode) Args() []string { return []string{"-empty"} }

@@ -18,97 +18,225 @@ const (
 	kindPunct           // operators and parentheses
 )
 
-// entry is one row of the parse table: a primary's kind and the
-// function that consumes its arguments and pushes its tokens.
+// A HelpGroup is the group of gfind --help that lists a primary.
+type HelpGroup uint8
+
+// The groups, in the order --help shows them: GNU find 4.9's, then
+// gfind's extras, so that nothing in GNU's groups is gfind-only.
+const (
+	HelpNone       HelpGroup = iota // not listed: -help and -version ("Other common options" has them), ")"
+	HelpOperators                   // "Operators (decreasing precedence; ...)"
+	HelpPositional                  // "Positional options (always true)"
+	HelpNormal                      // "Normal options (always true, ...)"
+	HelpTests                       // "Tests (N can be +N or -N or N)"
+	HelpActions                     // "Actions"
+	HelpExtras                      // "gfind extras in the expression (not in GNU find)"
+)
+
+// entry is one row of the parse table: a primary's name, kind and the
+// function that consumes its arguments and pushes its tokens, and how
+// --help lists it (the fields of Primary).
 type entry struct {
+	name  string // without its leading '-'; "newerXY" stands for every -newerXY
 	kind  kind
 	parse func(p *parser, op string) error
+
+	group         HelpGroup
+	pre, arg, alt string // Primary's Before, Arg and Alt
+	desc, sep     string // Primary's Desc and Sep
 }
 
-// table maps a primary's name without its leading '-' to its entry, as
-// GNU's parse_table does (GNU strips one '-', which is why "--help" is
-// "-help"). The metadata families add their rows from their own files'
-// init functions, next to their parse functions.
-var table = map[string]entry{
-	// Operators.
-	"!":   {kindPunct, parseNot},
-	"not": {kindPunct, parseNot},
-	"(":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokOpen, prec: precNone}); return nil }},
-	")":   {kindPunct, func(p *parser, op string) error { p.pushTok(token{kind: tokClose, prec: precNone}); return nil }},
-	",":   {kindPunct, binary(precComma)},
-	"a":   {kindPunct, binary(precAnd)},
-	"and": {kindPunct, binary(precAnd)},
-	"o":   {kindPunct, binary(precOr)},
-	"or":  {kindPunct, binary(precOr)},
+// table is the parse table, as GNU's parse_table and bfs's: every
+// primary and operator, in the order --help lists them. A name is
+// without its leading '-' (GNU strips one, which is why "--help" is
+// "-help"). The parse functions live in the families' files, next to
+// their nodes. The help fields keep GNU's text as it is, line breaks
+// included (sep "\n"), with the GNU primaries GNU's own --help leaves
+// out (-d, -ipath, -newerXY, -samefile) at the end of their groups.
+var table = []entry{
+	{name: "(", kind: kindPunct, parse: parseOpen, group: HelpOperators, arg: "EXPR )"},
+	{name: "!", kind: kindPunct, parse: parseNot, group: HelpOperators, arg: "EXPR"},
+	{name: "not", kind: kindPunct, parse: parseNot, group: HelpOperators, arg: "EXPR"},
+	{name: "a", kind: kindPunct, parse: binary(precAnd), group: HelpOperators, pre: "EXPR1", arg: "EXPR2"},
+	{name: "and", kind: kindPunct, parse: binary(precAnd), group: HelpOperators, pre: "EXPR1", arg: "EXPR2", sep: "\n"},
+	{name: "o", kind: kindPunct, parse: binary(precOr), group: HelpOperators, pre: "EXPR1", arg: "EXPR2"},
+	{name: "or", kind: kindPunct, parse: binary(precOr), group: HelpOperators, pre: "EXPR1", arg: "EXPR2"},
+	{name: ",", kind: kindPunct, parse: binary(precComma), group: HelpOperators, pre: "EXPR1", arg: "EXPR2"},
+	{name: ")", kind: kindPunct, parse: parseClose}, // listed with "("
 
-	// Names.
-	"name":       {kindTest, parseName},
-	"iname":      {kindTest, parseName},
-	"path":       {kindTest, parsePath},
-	"ipath":      {kindTest, parsePath},
-	"wholename":  {kindTest, parsePath},
-	"iwholename": {kindTest, parsePath},
-	"type":       {kindTest, parseType},
-	"true":       {kindTest, constant(true)},
-	"false":      {kindTest, constant(false)},
+	{name: "daystart", kind: kindPositional, parse: parseDaystart, group: HelpPositional},
+	{name: "follow", kind: kindPositional, parse: parseFollow, group: HelpPositional},
+	{name: "nowarn", kind: kindPositional, parse: parseWarn, group: HelpPositional},
+	{name: "regextype", kind: kindPositional, parse: parseRegextype, group: HelpPositional}, // GNU shows no TYPE
+	{name: "warn", kind: kindPositional, parse: parseWarn, group: HelpPositional},
 
-	// Actions.
-	"print":  {kindAction, func(p *parser, op string) error { p.push(p.print(op)); return nil }},
-	"print0": {kindAction, func(p *parser, op string) error { p.push(&printNode{op: op, term: 0}); return nil }},
-	"prune":  {kindAction, func(p *parser, op string) error { p.push(pruneNode{}); return nil }},
-	"quit":   {kindAction, func(p *parser, op string) error { p.push(quitNode{}); return nil }},
+	{name: "depth", kind: kindOption, parse: parseDepth, group: HelpNormal},
+	{name: "files0-from", kind: kindOption, parse: parseFiles0From, group: HelpNormal, arg: "FILE"},
+	{name: "maxdepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS"},
+	{name: "mindepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS", sep: "\n "}, // GNU's line starts " -mount"
+	{name: "mount", kind: kindOption, parse: parseXdev, group: HelpNormal},
+	{name: "noleaf", kind: kindOption, parse: parseNoleaf, group: HelpNormal},
+	{name: "xdev", kind: kindOption, parse: parseXdev, group: HelpNormal},
+	{name: "ignore_readdir_race", kind: kindOption, parse: parseReaddirRace, group: HelpNormal},
+	{name: "noignore_readdir_race", kind: kindOption, parse: parseReaddirRace, group: HelpNormal, sep: "\n"},
+	{name: "d", kind: kindOption, parse: parseDepth, group: HelpNormal, desc: "(deprecated; as -depth)"},
 
-	// Global options.
-	"maxdepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MaxDepth, err = p.depthArg(op); return }},
-	"mindepth": {kindOption, func(p *parser, op string) (err error) { p.walk.MinDepth, err = p.depthArg(op); return }},
-	"depth":    {kindOption, parseDepth},
-	"d":        {kindOption, parseDepth},
-	"xdev":     {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
-	"mount":    {kindOption, func(p *parser, op string) error { p.walk.XDev = true; return nil }},
-	"noleaf":   {kindOption, func(p *parser, op string) error { return nil }}, // gfind never assumes leaf counts
-	"ignore_readdir_race": {kindOption, func(p *parser, op string) error {
-		p.walk.IgnoreReaddirRace = true
-		return nil
-	}},
-	"noignore_readdir_race": {kindOption, func(p *parser, op string) error {
-		p.walk.IgnoreReaddirRace = false
-		return nil
-	}},
+	{name: "amin", kind: kindTest, parse: parseMin, group: HelpTests, arg: "N"},
+	{name: "anewer", kind: kindTest, parse: parseNewer, group: HelpTests, arg: "FILE"},
+	{name: "atime", kind: kindTest, parse: parseTime, group: HelpTests, arg: "N"},
+	{name: "cmin", kind: kindTest, parse: parseMin, group: HelpTests, arg: "N"},
+	{name: "cnewer", kind: kindTest, parse: parseNewer, group: HelpTests, arg: "FILE"},
+	{name: "context", kind: kindTest, parse: parseContext, group: HelpTests, arg: "CONTEXT", sep: "\n"},
+	{name: "ctime", kind: kindTest, parse: parseTime, group: HelpTests, arg: "N"},
+	{name: "empty", kind: kindTest, parse: parseEmpty, group: HelpTests},
+	{name: "false", kind: kindTest, parse: constant(false), group: HelpTests},
+	{name: "fstype", kind: kindTest, parse: parseFstype, group: HelpTests, arg: "TYPE"},
+	{name: "gid", kind: kindTest, parse: parseUID, group: HelpTests, arg: "N"},
+	{name: "group", kind: kindTest, parse: parseUser, group: HelpTests, arg: "NAME"},
+	{name: "ilname", kind: kindTest, parse: parseLname, group: HelpTests, arg: "PATTERN", sep: "\n"},
+	{name: "iname", kind: kindTest, parse: parseName, group: HelpTests, arg: "PATTERN"},
+	{name: "inum", kind: kindTest, parse: parseInodeNum, group: HelpTests, arg: "N"},
+	{name: "iwholename", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
+	{name: "iregex", kind: kindTest, parse: parseRegex, group: HelpTests, arg: "PATTERN", sep: "\n"},
+	{name: "links", kind: kindTest, parse: parseInodeNum, group: HelpTests, arg: "N"},
+	{name: "lname", kind: kindTest, parse: parseLname, group: HelpTests, arg: "PATTERN"},
+	{name: "mmin", kind: kindTest, parse: parseMin, group: HelpTests, arg: "N"},
+	{name: "mtime", kind: kindTest, parse: parseTime, group: HelpTests, arg: "N"},
+	{name: "name", kind: kindTest, parse: parseName, group: HelpTests, arg: "PATTERN"},
+	{name: "newer", kind: kindTest, parse: parseNewer, group: HelpTests, arg: "FILE", sep: "\n"},
+	{name: "nouser", kind: kindTest, parse: parseNouser, group: HelpTests},
+	{name: "nogroup", kind: kindTest, parse: parseNouser, group: HelpTests},
+	{name: "path", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
+	{name: "perm", kind: kindTest, parse: parsePerm, group: HelpTests, arg: "[-/]MODE"},
+	{name: "regex", kind: kindTest, parse: parseRegex, group: HelpTests, arg: "PATTERN", sep: "\n"},
+	{name: "readable", kind: kindTest, parse: parseAccess, group: HelpTests},
+	{name: "writable", kind: kindTest, parse: parseAccess, group: HelpTests},
+	{name: "executable", kind: kindTest, parse: parseAccess, group: HelpTests, sep: "\n"},
+	{name: "wholename", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
+	{name: "size", kind: kindTest, parse: parseSize, group: HelpTests, arg: "N[bcwkMG]"},
+	{name: "true", kind: kindTest, parse: constant(true), group: HelpTests},
+	{name: "type", kind: kindTest, parse: parseType, group: HelpTests, arg: "[bcdpflsD]"},
+	{name: "uid", kind: kindTest, parse: parseUID, group: HelpTests, arg: "N", sep: "\n"},
+	{name: "used", kind: kindTest, parse: parseUsed, group: HelpTests, arg: "N"},
+	{name: "user", kind: kindTest, parse: parseUser, group: HelpTests, arg: "NAME"},
+	{name: "xtype", kind: kindTest, parse: parseXtype, group: HelpTests, arg: "[bcdpfls]", sep: "\n"},
+	{name: "ipath", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
+	{name: "newerXY", kind: kindTest, parse: parseNewerXY, group: HelpTests, arg: "REFERENCE"},
+	{name: "samefile", kind: kindTest, parse: parseSamefile, group: HelpTests, arg: "FILE"},
 
-	// Positional options.
-	"follow": {kindPositional, func(p *parser, op string) error { p.walk.Follow = walker.FollowAll; return nil }},
-	"warn":   {kindPositional, func(p *parser, op string) error { p.warnings = true; return nil }},
-	"nowarn": {kindPositional, func(p *parser, op string) error { p.warnings = false; return nil }},
+	{name: "delete", kind: kindAction, parse: parseDelete, group: HelpActions},
+	{name: "print0", kind: kindAction, parse: parsePrint0, group: HelpActions},
+	{name: "printf", kind: kindAction, parse: parsePrintf, group: HelpActions, arg: "FORMAT"},
+	{name: "fprintf", kind: kindAction, parse: parsePrintf, group: HelpActions, arg: "FILE FORMAT"},
+	{name: "print", kind: kindAction, parse: parsePrint, group: HelpActions, sep: " \n"}, // GNU's line ends "-print "
+	{name: "fprint0", kind: kindAction, parse: parseFprint, group: HelpActions, arg: "FILE"},
+	{name: "fprint", kind: kindAction, parse: parseFprint, group: HelpActions, arg: "FILE"},
+	{name: "ls", kind: kindAction, parse: parseLs, group: HelpActions},
+	{name: "fls", kind: kindAction, parse: parseLs, group: HelpActions, arg: "FILE"},
+	{name: "prune", kind: kindAction, parse: parsePrune, group: HelpActions},
+	{name: "quit", kind: kindAction, parse: parseQuit, group: HelpActions, sep: "\n"},
+	{name: "exec", kind: kindAction, parse: parseExec, group: HelpActions, arg: "COMMAND ;", alt: "COMMAND {} +"},
+	{name: "ok", kind: kindAction, parse: parseExec, group: HelpActions, arg: "COMMAND ;", sep: "\n"},
+	{name: "execdir", kind: kindAction, parse: parseExec, group: HelpActions, arg: "COMMAND ;", alt: "COMMAND {} +"},
+	{name: "okdir", kind: kindAction, parse: parseExec, group: HelpActions, arg: "COMMAND ;"},
 
-	// gfind, like the Debian build of GNU find it copies, has no
-	// SELinux support.
-	"context": {kindTest, func(p *parser, op string) error {
-		if _, err := p.arg(op); err != nil {
-			return err
-		}
-		return p.errorf("invalid predicate -context: SELinux is not enabled.")
-	}},
+	{name: "color", kind: kindPositional, parse: parseColor, group: HelpExtras, sep: ", "},
+	{name: "nocolor", kind: kindPositional, parse: parseColor, group: HelpExtras,
+		desc: "(options) color names from LS_COLORS, or not"},
+	{name: "noerror", kind: kindPositional, parse: parseNoerror, group: HelpExtras,
+		desc: "(option) do not report permission errors"},
+	{name: "exclude", kind: kindPunct, parse: parseExclude, group: HelpExtras, arg: "EXPR",
+		desc: "never visit or descend into what EXPR matches"},
+	{name: "glob", kind: kindTest, parse: parseGlob, group: HelpExtras, arg: "PATTERN",
+		desc: "match the path below the starting point with a\nglob where ** crosses directories"},
+	{name: "iglob", kind: kindTest, parse: parseGlob, group: HelpExtras, arg: "PATTERN",
+		desc: "as -glob, ignoring case"},
+	{name: "older", kind: kindTest, parse: parseOlder, group: HelpExtras, arg: "DURATION",
+		desc: "modified before now minus DURATION (7d, 36h, 15m)"},
+	{name: "newer-than", kind: kindTest, parse: parseOlder, group: HelpExtras, arg: "DURATION",
+		desc: "modified after now minus DURATION"},
+	{name: "limit", kind: kindOption, parse: parseLimit, group: HelpExtras, arg: "N",
+		desc: "stop after N matches"},
+	{name: "printjson", kind: kindAction, parse: parsePrintjson, group: HelpExtras,
+		desc: "print one JSON object per line"},
+	{name: "delete-dry-run", kind: kindAction, parse: parseDelete, group: HelpExtras,
+		desc: "print what -delete would unlink; unlink nothing"},
 
-	"help":     {kindTest, func(p *parser, op string) error { return ErrHelp }},
-	"-help":    {kindTest, func(p *parser, op string) error { return ErrHelp }},
-	"version":  {kindTest, func(p *parser, op string) error { return ErrVersion }},
-	"-version": {kindTest, func(p *parser, op string) error { return ErrVersion }},
+	{name: "help", kind: kindTest, parse: parseHelp},
+	{name: "-help", kind: kindTest, parse: parseHelp},
+	{name: "version", kind: kindTest, parse: parseVersion},
+	{name: "-version", kind: kindTest, parse: parseVersion},
 }
+
+// tableByName indexes table by name: a map built once from the literal
+// rather than a switch, which would spell every name a second time. A
+// lookup is one map access, as with the map literal it replaces.
+var tableByName = func() map[string]*entry {
+	m := make(map[string]*entry, len(table))
+	for i := range table {
+		m[table[i].name] = &table[i]
+	}
+	return m
+}()
 
 // lookup finds the table entry for an argument such as "-name".
 func lookup(arg string) (*entry, string) {
 	if strings.HasPrefix(arg, "-newer") && len(arg) == 8 {
 		// -newerXY: one row for all XY, as GNU's parse_entry_newerXY.
-		if e, ok := table["newerXY"]; ok {
-			return &e, arg
-		}
+		return tableByName["newerXY"], arg
 	}
-	name := strings.TrimPrefix(arg, "-")
-	e, ok := table[name]
+	e, ok := tableByName[strings.TrimPrefix(arg, "-")]
 	if !ok {
 		return nil, ""
 	}
-	return &e, arg
+	return e, arg
+}
+
+// A Primary is a row of the parse table as gfind --help lists it: an
+// item "Before Name Arg", then, if Alt is set, "Name Alt", then Desc.
+type Primary struct {
+	// Name is as it is typed: "-name", "!", "(", "--help"; "-newerXY"
+	// stands for the twenty names -newermt, -newerat, ...
+	Name  string
+	Group HelpGroup
+	// Before is an operator's operand before it ("EXPR1" in
+	// "EXPR1 -a EXPR2"); Arg is what follows the name ("PATTERN",
+	// "FILE FORMAT", "EXPR )"); Alt a second form of it that --help
+	// lists as another item (-exec's "COMMAND {} +").
+	Before, Arg, Alt string
+	// Desc is what --help says of it: after the item in GNU's groups
+	// (-d's "(deprecated; as -depth)"), in a column in gfind's
+	// extras, where a "\n" continues it on the next line.
+	Desc string
+	// Sep is what --help writes between this item and the next of its
+	// group, if it is not the group's own separator: a "\n" ends the
+	// line there (GNU's line breaks), ", " in gfind's extras shares
+	// the next one's line and description.
+	Sep string
+}
+
+// Primaries returns every row of the parse table, in the order --help
+// lists them; the rows it does not list have HelpNone.
+func Primaries() []Primary {
+	out := make([]Primary, len(table))
+	for i, e := range table {
+		name := e.name
+		if name[0] == '-' || 'a' <= name[0] && name[0] <= 'z' {
+			name = "-" + name
+		}
+		out[i] = Primary{Name: name, Group: e.group, Before: e.pre, Arg: e.arg, Alt: e.alt, Desc: e.desc, Sep: e.sep}
+	}
+	return out
+}
+
+func parseOpen(p *parser, op string) error {
+	p.pushTok(token{kind: tokOpen, prec: precNone})
+	return nil
+}
+
+func parseClose(p *parser, op string) error {
+	p.pushTok(token{kind: tokClose, prec: precNone})
+	return nil
 }
 
 func parseNot(p *parser, op string) error {
@@ -130,6 +258,36 @@ func constant(v bool) func(p *parser, op string) error {
 	}
 }
 
+func parsePrint(p *parser, op string) error {
+	p.push(p.print(op))
+	return nil
+}
+
+func parsePrint0(p *parser, op string) error {
+	p.push(&printNode{op: op, term: 0})
+	return nil
+}
+
+func parsePrune(p *parser, op string) error {
+	p.push(pruneNode{})
+	return nil
+}
+
+func parseQuit(p *parser, op string) error {
+	p.push(quitNode{})
+	return nil
+}
+
+// parseDepthLimit is -maxdepth and -mindepth.
+func parseDepthLimit(p *parser, op string) (err error) {
+	if op == "-maxdepth" {
+		p.walk.MaxDepth, err = p.depthArg(op)
+	} else {
+		p.walk.MinDepth, err = p.depthArg(op)
+	}
+	return err
+}
+
 func parseDepth(p *parser, op string) error {
 	if op == "-d" && p.warnings {
 		p.warnf("the -d option is deprecated; please use -depth instead, because the latter is a POSIX-compliant feature.")
@@ -138,3 +296,41 @@ func parseDepth(p *parser, op string) error {
 	p.explicitDepth = true
 	return nil
 }
+
+// parseXdev is -xdev and -mount.
+func parseXdev(p *parser, op string) error {
+	p.walk.XDev = true
+	return nil
+}
+
+// parseNoleaf is -noleaf: gfind never assumes leaf counts.
+func parseNoleaf(p *parser, op string) error { return nil }
+
+// parseReaddirRace is -ignore_readdir_race and -noignore_readdir_race.
+func parseReaddirRace(p *parser, op string) error {
+	p.walk.IgnoreReaddirRace = op == "-ignore_readdir_race"
+	return nil
+}
+
+func parseFollow(p *parser, op string) error {
+	p.walk.Follow = walker.FollowAll
+	return nil
+}
+
+// parseWarn is -warn and -nowarn.
+func parseWarn(p *parser, op string) error {
+	p.warnings = op == "-warn"
+	return nil
+}
+
+// parseContext refuses -context: gfind, like the Debian build of GNU
+// find it copies, has no SELinux support.
+func parseContext(p *parser, op string) error {
+	if _, err := p.arg(op); err != nil {
+		return err
+	}
+	return p.errorf("invalid predicate -context: SELinux is not enabled.")
+}
+
+func parseHelp(p *parser, op string) error    { return ErrHelp }
+func parseVersion(p *parser, op string) error { return ErrVersion }

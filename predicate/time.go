@@ -33,22 +33,10 @@ import (
 // today) with a window of 60 s and no extra second. Arguments are read
 // with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
 
-func init() {
-	for _, op := range []string{"atime", "ctime", "mtime"} {
-		table[op] = entry{kindTest, parseTime}
-	}
-	for _, op := range []string{"amin", "cmin", "mmin"} {
-		table[op] = entry{kindTest, parseMin}
-	}
-	table["used"] = entry{kindTest, parseUsed}
-	for _, op := range []string{"newer", "anewer", "cnewer"} {
-		table[op] = entry{kindTest, parseNewer}
-	}
-	table["newerXY"] = entry{kindTest, parseNewerXY}
-	// -daystart acts through the parser: the time tests after it look
-	// for it in the token list (see curDayStart). GNU never undoes it.
-	table["daystart"] = entry{kindPositional, func(p *parser, op string) error { return nil }}
-}
+// parseDaystart is -daystart, which acts through the parser: the time
+// tests after it look for it in the token list (see curDayStart). GNU
+// never undoes it.
+func parseDaystart(p *parser, op string) error { return nil }
 
 const daySecs = 86400
 
@@ -138,7 +126,7 @@ func (n *timeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *timeNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *timeNode) Args() []string { return []string{n.op, n.arg} }
@@ -175,7 +163,7 @@ func (n *usedNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *usedNode) Facts() Facts {
-	return Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 }
 
 func (n *usedNode) Args() []string { return []string{"-used", n.arg} }
@@ -205,7 +193,7 @@ func (n *newerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *newerNode) Facts() Facts {
-	f := Facts{Pure: true, Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	f := Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
 	if n.x == 'B' {
 		f.Cost += costStat
 	}

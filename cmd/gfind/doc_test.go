@@ -5,17 +5,14 @@ package main
 // predicate's parse table and every one of gfind's own options, and the
 // man page must render without a roff warning.
 //
-// The parse table is unexported, so tableNames reads its keys from
-// predicate's source with go/parser; gfind's own options come from the
-// kong tags of the cli struct. The tools these tests run (man, groff,
-// bash, zsh, fish) are installed by .ci/run; a missing one fails the
-// test with a message that says so.
+// The primaries come from predicate's parse table (predicate.Primaries),
+// from which --help's expression groups are generated too; gfind's own
+// options come from the kong tags of the cli struct. The tools these
+// tests run (man, groff, bash, zsh, fish) are installed by .ci/run; a
+// missing one fails the test with a message that says so.
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gfind/gfind/internal/testtool"
+	"github.com/gfind/gfind/predicate"
 )
 
 const (
@@ -43,109 +41,16 @@ const (
 var notInHelp = []string{"-help", "--help", "-version", "--version"}
 
 // tableNames returns the primaries and word operators of predicate's
-// parse table, with their leading '-': the keys of the table literal in
-// table.go and of every assignment table["name"] = ... in the package's
-// init functions, including those made in a loop over a []string
-// literal. "newerXY" stands for -newerXY. Operators that are not words
-// ( ! ( ) , ) are left out.
+// parse table, with their leading '-', sorted. "-newerXY" stands for
+// the twenty -newerXY. Operators that are not words ( ! ( ) , ) are
+// left out.
 func tableNames(t *testing.T) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("../../predicate/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no predicate sources: %v", err)
-	}
-	keys := map[string]bool{}
-	add := func(pos token.Pos, e ast.Expr, loopVals map[string][]string) {
-		switch k := e.(type) {
-		case *ast.BasicLit:
-			s, err := strconv.Unquote(k.Value)
-			if err != nil {
-				t.Fatalf("%s: table key %s: %v", fset.Position(pos), k.Value, err)
-			}
-			keys[s] = true
-		case *ast.Ident:
-			vals, ok := loopVals[k.Name]
-			if !ok {
-				t.Fatalf("%s: table[%s]: cannot tell the key; extend tableNames", fset.Position(pos), k.Name)
-			}
-			for _, v := range vals {
-				keys[v] = true
-			}
-		default:
-			t.Fatalf("%s: table key of type %T: cannot tell the key; extend tableNames", fset.Position(pos), e)
-		}
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// loopVals maps the value variable of each enclosing
-		// "for _, v := range []string{...}" to its strings.
-		var walk func(n ast.Node, loopVals map[string][]string)
-		walk = func(n ast.Node, loopVals map[string][]string) {
-			ast.Inspect(n, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.ValueSpec:
-					for i, id := range n.Names {
-						if id.Name != "table" || i >= len(n.Values) {
-							continue
-						}
-						lit, ok := n.Values[i].(*ast.CompositeLit)
-						if !ok {
-							t.Fatalf("%s: table is not a map literal", fset.Position(n.Pos()))
-						}
-						for _, el := range lit.Elts {
-							add(el.Pos(), el.(*ast.KeyValueExpr).Key, loopVals)
-						}
-					}
-				case *ast.RangeStmt:
-					v, ok := n.Value.(*ast.Ident)
-					lit, isLit := n.X.(*ast.CompositeLit)
-					if !ok || !isLit {
-						return true
-					}
-					var vals []string
-					for _, el := range lit.Elts {
-						if b, ok := el.(*ast.BasicLit); ok && b.Kind == token.STRING {
-							s, _ := strconv.Unquote(b.Value)
-							vals = append(vals, s)
-						}
-					}
-					inner := map[string][]string{v.Name: vals}
-					for k, vs := range loopVals {
-						if k != v.Name {
-							inner[k] = vs
-						}
-					}
-					walk(n.Body, inner)
-					return false
-				case *ast.AssignStmt:
-					for _, l := range n.Lhs {
-						ix, ok := l.(*ast.IndexExpr)
-						if !ok {
-							continue
-						}
-						if id, ok := ast.Unparen(ix.X).(*ast.Ident); ok && id.Name == "table" {
-							add(ix.Pos(), ix.Index, loopVals)
-						}
-					}
-				}
-				return true
-			})
-		}
-		walk(f, nil)
-	}
 	var names []string
-	for k := range keys {
-		if !regexp.MustCompile(`^-?[A-Za-z]`).MatchString(k) {
-			continue // ! ( ) ,
+	for _, p := range predicate.Primaries() {
+		if strings.HasPrefix(p.Name, "-") {
+			names = append(names, p.Name)
 		}
-		names = append(names, "-"+k)
 	}
 	slices.Sort(names)
 	if len(names) < 80 {
@@ -158,12 +63,13 @@ func tableNames(t *testing.T) []string {
 // with from up to (not including) the line that starts with to.
 func helpSection(t *testing.T, from, to string) string {
 	t.Helper()
-	i := strings.Index(helpText, "\n"+from)
-	j := strings.Index(helpText, "\n"+to)
+	text := helpText()
+	i := strings.Index(text, "\n"+from)
+	j := strings.Index(text, "\n"+to)
 	if i < 0 || j < i {
 		t.Fatalf("--help has no section %q before %q", from, to)
 	}
-	return helpText[i+1 : j]
+	return text[i+1 : j]
 }
 
 // dashWords are the words that start with '-' and a letter: the option
@@ -286,6 +192,40 @@ func TestHelpListsTable(t *testing.T) {
 	}
 }
 
+// TestHelpGNUGroups checks the expression groups --help generates from
+// the parse table against GNU find's --help: every line of GNU's from
+// "Operators" to "Other common options", byte for byte and in GNU's
+// order, with gfind's additions to GNU's groups (-d, -ipath...) on
+// lines of their own.
+func TestHelpGNUGroups(t *testing.T) {
+	cmd := exec.Command(testtool.GNUFind(t), "--help")
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("GNU find --help: %v", err)
+	}
+	gnuHelp := string(out)
+	i := strings.Index(gnuHelp, "\nOperators (")
+	j := strings.Index(gnuHelp, "\nOther common options:")
+	if i < 0 || j < i {
+		t.Fatalf("GNU find --help has no expression groups:\n%s", gnuHelp)
+	}
+	got := strings.Split(helpSection(t, "Operators (", "gfind extras in the expression"), "\n")
+	k := 0
+	for _, want := range strings.Split(gnuHelp[i+1:j], "\n") {
+		for k < len(got) && got[k] != want {
+			if !strings.HasPrefix(got[k], "      -") {
+				t.Errorf("--help has %q among GNU's groups, which GNU's --help does not", got[k])
+			}
+			k++
+		}
+		if k == len(got) {
+			t.Fatalf("--help lacks GNU's line %q, or has it out of GNU's order", want)
+		}
+		k++
+	}
+}
+
 // TestHelpGroups checks that --help has GNU's groups in GNU's order, and
 // gfind's two groups of its own after GNU's.
 func TestHelpGroups(t *testing.T) {
@@ -306,15 +246,16 @@ func TestHelpGroups(t *testing.T) {
 		"Please see also the manual page gfind(1)",
 		"Report bugs in gfind at ",
 	}
+	text := helpText()
 	at := 0
 	for _, h := range heads {
-		i := strings.Index(helpText[at:], h)
-		if i < 0 || at+i > 0 && helpText[at+i-1] != '\n' {
-			t.Fatalf("--help lacks a line starting %q after %q", h, helpText[:at])
+		i := strings.Index(text[at:], h)
+		if i < 0 || at+i > 0 && text[at+i-1] != '\n' {
+			t.Fatalf("--help lacks a line starting %q after %q", h, text[:at])
 		}
 		at += i + len(h)
 	}
-	for i, line := range strings.Split(helpText, "\n")[1:] {
+	for i, line := range strings.Split(text, "\n")[1:] {
 		if n := len([]rune(line)); n > 80 {
 			t.Errorf("--help line %d is %d columns wide: %q", i+2, n, line)
 		}

@@ -1,68 +1,128 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
+
+	"github.com/gfind/gfind/predicate"
 )
 
 const version = "0.1.0"
 
 // helpText is the --help text: GNU find 4.9's groups, in GNU's order
 // and wording, so that a reader of find --help finds everything where
-// GNU puts it. The GNU primaries GNU's own text leaves out (-ipath,
-// -samefile, -newerXY, -d) are added to their groups; gfind's extras
-// come in groups of their own after GNU's, so that nothing in GNU's
-// groups is gfind-only. doc_test.go checks that the expression groups
-// list exactly the primaries of predicate's parse table, and that the
-// man page and the completion scripts know every name listed here.
-const helpText = `Usage: gfind [-H] [-L] [-P] [-Olevel] [-D debugopts] [gfind options] [path...] [expression]
+// GNU puts it. The expression groups are generated from predicate's
+// parse table (expressionHelp); the GNU primaries GNU's own text leaves
+// out (-ipath, -samefile, -newerXY, -d) are at the end of their groups;
+// gfind's extras come in groups of their own after GNU's, so that
+// nothing in GNU's groups is gfind-only. doc_test.go checks that the man
+// page and the completion scripts know every name listed here.
+func helpText() string {
+	return usageHelp + expressionHelp(predicate.Primaries()) + optionsHelp
+}
+
+const usageHelp = `Usage: gfind [-H] [-L] [-P] [-Olevel] [-D debugopts] [gfind options] [path...] [expression]
 
 Default path is the current directory; default expression is -print.
 Expression may consist of: operators, options, tests, and actions.
 
-Operators (decreasing precedence; -and is implicit where no others are given):
-      ( EXPR )   ! EXPR   -not EXPR   EXPR1 -a EXPR2   EXPR1 -and EXPR2
-      EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
+`
 
-Positional options (always true):
-      -daystart -follow -nowarn -regextype -warn
+// helpGroups are the headings of --help's expression groups, in
+// order, and what separates the items of a line: GNU's groups flow
+// their items in lines, gfind's extras (sep "") have a column of
+// descriptions.
+var helpGroups = []struct {
+	group   predicate.HelpGroup
+	heading string
+	sep     string
+}{
+	{predicate.HelpOperators, "Operators (decreasing precedence; -and is implicit where no others are given):", "   "},
+	{predicate.HelpPositional, "Positional options (always true):", " "},
+	{predicate.HelpNormal, "Normal options (always true, specified before other expressions):", " "},
+	{predicate.HelpTests, "Tests (N can be +N or -N or N):", " "},
+	{predicate.HelpActions, "Actions:", " "},
+	{predicate.HelpExtras, "gfind extras in the expression (not in GNU find):", ""},
+}
 
-Normal options (always true, specified before other expressions):
-      -depth -files0-from FILE -maxdepth LEVELS -mindepth LEVELS
-       -mount -noleaf -xdev -ignore_readdir_race -noignore_readdir_race
-      -d (deprecated; as -depth)
+// helpIndent is where --help's items start; helpColumn is where the
+// descriptions in gfind's extras start, after it.
+const (
+	helpIndent = "      "
+	helpColumn = 25
+)
 
-Tests (N can be +N or -N or N):
-      -amin N -anewer FILE -atime N -cmin N -cnewer FILE -context CONTEXT
-      -ctime N -empty -false -fstype TYPE -gid N -group NAME -ilname PATTERN
-      -iname PATTERN -inum N -iwholename PATTERN -iregex PATTERN
-      -links N -lname PATTERN -mmin N -mtime N -name PATTERN -newer FILE
-      -nouser -nogroup -path PATTERN -perm [-/]MODE -regex PATTERN
-      -readable -writable -executable
-      -wholename PATTERN -size N[bcwkMG] -true -type [bcdpflsD] -uid N
-      -used N -user NAME -xtype [bcdpfls]
-      -ipath PATTERN -newerXY REFERENCE -samefile FILE
+// expressionHelp renders the expression groups of --help from the rows
+// of the parse table, in their order.
+func expressionHelp(rows []predicate.Primary) string {
+	var b strings.Builder
+	for _, g := range helpGroups {
+		b.WriteString(g.heading + "\n")
+		var group []predicate.Primary
+		for _, p := range rows {
+			if p.Group == g.group {
+				group = append(group, p)
+			}
+		}
+		if g.sep == "" {
+			writeColumns(&b, group)
+		} else {
+			writeLines(&b, group, g.sep)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
-Actions:
-      -delete -print0 -printf FORMAT -fprintf FILE FORMAT -print 
-      -fprint0 FILE -fprint FILE -ls -fls FILE -prune -quit
-      -exec COMMAND ; -exec COMMAND {} + -ok COMMAND ;
-      -execdir COMMAND ; -execdir COMMAND {} + -okdir COMMAND ;
+// writeLines writes the items of a GNU group one after the other,
+// separated by sep or by their own Sep, which may end a line.
+func writeLines(b *strings.Builder, group []predicate.Primary, sep string) {
+	b.WriteString(helpIndent)
+	for i, p := range group {
+		b.WriteString(usage(p))
+		if p.Desc != "" {
+			b.WriteString(" " + p.Desc)
+		}
+		if i < len(group)-1 {
+			b.WriteString(strings.ReplaceAll(cmp.Or(p.Sep, sep), "\n", "\n"+helpIndent))
+		}
+	}
+	b.WriteString("\n")
+}
 
-gfind extras in the expression (not in GNU find):
-      -color, -nocolor         (options) color names from LS_COLORS, or not
-      -noerror                 (option) do not report permission errors
-      -exclude EXPR            never visit or descend into what EXPR matches
-      -glob PATTERN            match the path below the starting point with a
-                               glob where ** crosses directories
-      -iglob PATTERN           as -glob, ignoring case
-      -older DURATION          modified before now minus DURATION (7d, 36h, 15m)
-      -newer-than DURATION     modified after now minus DURATION
-      -limit N                 stop after N matches
-      -printjson               print one JSON object per line
-      -delete-dry-run          print what -delete would unlink; unlink nothing
+// writeColumns writes the items of gfind's extras each with its
+// description in a column after it; an item without one shares the
+// next one's line, after its own Sep.
+func writeColumns(b *strings.Builder, group []predicate.Primary) {
+	item := ""
+	for _, p := range group {
+		item += usage(p)
+		if p.Desc == "" {
+			item += p.Sep
+			continue
+		}
+		for l := range strings.SplitSeq(p.Desc, "\n") {
+			fmt.Fprintf(b, "%s%-*s %s\n", helpIndent, helpColumn-1, item, l)
+			item = ""
+		}
+	}
+}
 
-Other common options:
+// usage is a row's item in --help: "-name PATTERN", "EXPR1 -a EXPR2",
+// "-exec COMMAND ; -exec COMMAND {} +".
+func usage(p predicate.Primary) string {
+	s := strings.Join(slices.DeleteFunc([]string{p.Before, p.Name, p.Arg}, func(w string) bool { return w == "" }), " ")
+	if p.Alt != "" {
+		s += " " + p.Name + " " + p.Alt
+	}
+	return s
+}
+
+// optionsHelp is the rest of --help, after the expression groups.
+const optionsHelp = `Other common options:
       --help                   display this help and exit
       --version                output version information and exit
 
@@ -93,7 +153,7 @@ Report bugs in gfind at https://github.com/gfind/gfind/issues.
 `
 
 func printHelp() int {
-	fmt.Fprint(os.Stdout, helpText)
+	fmt.Fprint(os.Stdout, helpText())
 	return 0
 }
 
