@@ -158,12 +158,13 @@ func tableNames(t *testing.T) []string {
 // with from up to (not including) the line that starts with to.
 func helpSection(t *testing.T, from, to string) string {
 	t.Helper()
-	i := strings.Index(helpText, "\n"+from)
-	j := strings.Index(helpText, "\n"+to)
+	help := helpText()
+	i := strings.Index(help, "\n"+from)
+	j := strings.Index(help, "\n"+to)
 	if i < 0 || j < i {
 		t.Fatalf("--help has no section %q before %q", from, to)
 	}
-	return helpText[i+1 : j]
+	return help[i+1 : j]
 }
 
 // dashWords are the words that start with '-' and a letter: the option
@@ -306,15 +307,16 @@ func TestHelpGroups(t *testing.T) {
 		"Please see also the manual page gfind(1)",
 		"Report bugs in gfind at ",
 	}
+	help := helpText()
 	at := 0
 	for _, h := range heads {
-		i := strings.Index(helpText[at:], h)
-		if i < 0 || at+i > 0 && helpText[at+i-1] != '\n' {
-			t.Fatalf("--help lacks a line starting %q after %q", h, helpText[:at])
+		i := strings.Index(help[at:], h)
+		if i < 0 || at+i > 0 && help[at+i-1] != '\n' {
+			t.Fatalf("--help lacks a line starting %q after %q", h, help[:at])
 		}
 		at += i + len(h)
 	}
-	for i, line := range strings.Split(helpText, "\n")[1:] {
+	for i, line := range strings.Split(help, "\n")[1:] {
 		if n := len([]rune(line)); n > 80 {
 			t.Errorf("--help line %d is %d columns wide: %q", i+2, n, line)
 		}
