@@ -5,8 +5,10 @@
 #
 # gfind's own options and GNU find's leading options, then every primary
 # of the expression (fish's "old-style" options: one dash, long names),
-# with arguments where they are obvious. cmd/gfind/doc_test.go checks
-# that it knows every option and primary that gfind --help lists.
+# with arguments where they are obvious. go generate ./cmd/gfind writes
+# gfind's own options (the GENERATED part) from the cli struct in
+# cmd/gfind/args.go; cmd/gfind/doc_test.go checks that it knows every
+# primary and completes.
 
 complete -c gfind -e
 

@@ -7,9 +7,10 @@
 # ~/.zshrc). It replaces the "find gfind" line of zsh's own _find.
 #
 # gfind's own options and GNU find's leading options, then every primary
-# of the expression, with arguments where they are obvious.
-# cmd/gfind/doc_test.go checks that it knows every option and primary
-# that gfind --help lists.
+# of the expression, with arguments where they are obvious. go generate
+# ./cmd/gfind writes gfind's own options (the GENERATED part) from the cli
+# struct in cmd/gfind/args.go; cmd/gfind/doc_test.go checks that it knows
+# every primary and completes.
 
 local curcontext="$curcontext" ret=1
 local -a state line args own
