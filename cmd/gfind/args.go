@@ -26,7 +26,7 @@ type options struct {
 // find command line does.
 //
 // Tags besides kong's: help is the description in --help, with its line
-// breaks (the completion scripts take its first clause); man is what the
+// breaks (the completion menus show its first clause); man is what the
 // man page says after it; bare is the value of the option given without
 // one (a bare --color is --color=always, as in ls). The man page lists
 // the options in this order, --help lists them by group.
