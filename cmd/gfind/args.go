@@ -19,24 +19,44 @@ type options struct {
 	cli      cli
 }
 
-// cli is the part of the leading options parsed by kong: gfind's own
-// options, which GNU find does not have.
+// cli is gfind's own options, which GNU find does not have, and the one
+// list of them: kong parses them, and kong's model of this struct is what
+// ownOption, --help (ownHelp) and the generated parts of the man page and
+// the completion scripts (gendoc_test.go) read. None changes what a GNU
+// find command line does.
+//
+// Tags besides kong's: help is the description in --help, with its line
+// breaks (the completion menus show its first clause); man is what the
+// man page says after it; bare is the value of the option given without
+// one (a bare --color is --color=always, as in ls). The man page lists
+// the options in this order, --help lists them by group.
 type cli struct {
-	Threads int  `short:"j" name:"threads" help:"Number of worker goroutines (default: number of CPUs). -j1 gives GNU find's exact output order."`
-	Help    bool `name:"help" help:"Print this help and exit."`
-	Version bool `name:"version" help:"Print the version and exit."`
-	// gfind's extras; none changes a GNU find command line.
-	Sort        bool   `short:"s" name:"sort" help:"Visit each directory's entries sorted by name (byte order)."`
-	Color       string `name:"color" enum:"auto,always,never" default:"never" help:"Color names as ls does, from LS_COLORS: always (a bare --color), auto (when standard output is a terminal) or never (the default: GNU find never colors)."`
-	DryRun      bool   `name:"dry-run" help:"Make -delete print what it would unlink instead of unlinking."`
-	JSON        bool   `name:"json" help:"Print matches as JSON lines (as -printjson) instead of names."`
-	QuietErrors bool   `name:"quiet-errors" help:"Do not print permission errors (as -noerror); the exit status is still 1."`
+	Threads     int    `short:"j" name:"threads" placeholder:"N" group:"own" help:"use N worker goroutines (default: the number\nof CPUs). The order of output lines differs\nfrom GNU find's unless N is 1: with -j1 gfind\nprints in exactly GNU find's order."`
+	Sort        bool   `short:"s" name:"sort" group:"own" help:"visit each directory's entries in name order\n(bytewise), depth first" man:"The output is then sorted and the same on every run; directories are still read in parallel. When the expression only prints to standard output (-print, -print0, -printf, -printjson, with any tests), each worker walks subtrees of its own, and the output of those that are not next is held in memory (up to 2 MiB per subtree waiting its turn) and written in order; messages about files on standard error may then come in another order than the output's."`
+	Color       string `name:"color" placeholder:"WHEN" enum:"auto,always,never" default:"never" bare:"always" group:"own" help:"color names as ls does, from LS_COLORS; WHEN is\nnever (the default, as GNU find), auto (on a\nterminal) or always; a bare --color is always"`
+	DryRun      bool   `name:"dry-run" group:"own" help:"make -delete print what it would unlink" man:"It unlinks nothing."`
+	JSON        bool   `name:"json" group:"own" help:"print JSON lines (as -printjson) instead of names" man:"Each match is one JSON object on a line, wherever the expression would print its name (including the implicit -print)."`
+	QuietErrors bool   `name:"quiet-errors" group:"own" help:"do not report permission errors (as -noerror)" man:"The exit status is still 1 when one occurred."`
 	// IgnoreErrors is --quiet-errors that also keeps permission errors
 	// out of the exit status: the "unless told otherwise" of -noerror.
-	IgnoreErrors bool `name:"ignore-errors" help:"As --quiet-errors, and permission errors do not make the exit status 1."`
-	Stats        bool `name:"stats" help:"Print a one-line summary on standard error at the end."`
+	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
+	Stats        bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
-	NoPreserveRoot bool `name:"no-preserve-root" help:"Allow a -delete that no test guards on the root directory."`
+	NoPreserveRoot bool `name:"no-preserve-root" group:"own" help:"allow a -delete that no test guards on /" man:"See SAFETY."`
+	Help           bool `name:"help" group:"common" help:"display this help and exit"`
+	Version        bool `name:"version" group:"common" help:"output version information and exit"`
+}
+
+// optionGroups are the headings of cli's groups in --help, in its order.
+var optionGroups = []kong.Group{
+	{Key: "common", Title: "Other common options:"},
+	{Key: "own", Title: "gfind's own options (before the starting points):"},
+}
+
+// newParser is kong's parser of gfind's own options into c; its Model
+// holds their flags.
+func newParser(c *cli) (*kong.Kong, error) {
+	return kong.New(c, kong.Name("gfind"), kong.NoDefaultHelp(), kong.ExplicitGroups(optionGroups))
 }
 
 // usageError is a mistake in the leading options. GNU find follows some
@@ -56,7 +76,8 @@ var debugFlags = []string{"exec", "opt", "rates", "search", "stat", "tree", "tim
 // gfind's own options: given the expression it would read "-name" as
 // the short flag -n followed by "ame", silently.
 func splitArgs(argv []string, quote func(string) string, warn func(string)) (*options, []string, error) {
-	o := &options{optLevel: 2, cli: cli{Color: "never"}}
+	o := &options{optLevel: 2}
+	var k *kong.Kong // built at the first word that may be an own option
 	var own []string
 	i := 0
 loop:
@@ -93,24 +114,32 @@ loop:
 		case a == "--":
 			i++
 			break loop
-		case isOwnOption(a):
-			if a == "--color" {
-				a = "--color=always" // as ls: a bare --color means always
+		case !strings.HasPrefix(a, "-"):
+			// A starting point. Every flag starts with '-', and a
+			// command line that starts with one does not pay for kong.
+			break loop
+		default:
+			if k == nil {
+				var err error
+				if k, err = newParser(&o.cli); err != nil {
+					return nil, nil, err
+				}
+			}
+			f, takesNext := ownOption(k.Model.Flags, a)
+			if f == nil {
+				break loop // the expression
+			}
+			if v := f.Tag.Get("bare"); v != "" && a == "--"+f.Name {
+				a += "=" + v
 			}
 			own = append(own, a)
-			if (a == "-j" || a == "--threads") && i+1 < len(argv) {
+			if takesNext && i+1 < len(argv) {
 				i++
 				own = append(own, argv[i])
 			}
-		default:
-			break loop
 		}
 	}
 	if len(own) > 0 {
-		k, err := kong.New(&o.cli, kong.Name("gfind"), kong.NoDefaultHelp())
-		if err != nil {
-			return nil, nil, err
-		}
 		if _, err := k.Parse(own); err != nil {
 			return nil, nil, &usageError{msg: err.Error(), hint: true}
 		}
@@ -121,21 +150,27 @@ loop:
 	return o, argv[i:], nil
 }
 
-// isOwnOption reports whether a leading argument is one of gfind's own
-// options rather than the start of the expression.
-func isOwnOption(a string) bool {
-	switch {
-	case a == "--help", a == "--version", a == "-j", a == "--threads":
-		return true
-	case a == "-s", a == "--sort", a == "--color", a == "--dry-run", a == "--json",
-		a == "--quiet-errors", a == "--ignore-errors", a == "--stats", a == "--no-preserve-root":
-		return true
-	case strings.HasPrefix(a, "--threads="), strings.HasPrefix(a, "--color="):
-		return true
-	case strings.HasPrefix(a, "-j") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
-		return true
+// ownOption returns the flag of kong's model that the leading argument a
+// gives, and whether the flag takes the next argument as its value (-j N,
+// --threads N); nil when a is none of gfind's own options, and so starts
+// the expression. A value in a's own word follows "=" (--threads=N), or
+// the short name when it is a number (-j2: -jx stays an unknown primary,
+// as in GNU find). A flag with a bare value (--color) takes no next
+// argument.
+func ownOption(flags []*kong.Flag, a string) (*kong.Flag, bool) {
+	for _, f := range flags {
+		valued := !f.IsBool()
+		short := "-" + string(f.Short)
+		switch {
+		case a == "--"+f.Name, f.Short != 0 && a == short:
+			return f, valued && !f.Tag.Has("bare")
+		case valued && strings.HasPrefix(a, "--"+f.Name+"="):
+			return f, false
+		case valued && f.Short != 0 && f.Target.CanInt() && len(a) > 2 && strings.HasPrefix(a, short) && '0' <= a[2] && a[2] <= '9':
+			return f, false
+		}
 	}
-	return false
+	return nil, false
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/alecthomas/kong"
 	"github.com/gfind/gfind/predicate"
 )
 
@@ -18,10 +19,11 @@ const version = "0.1.0"
 // parse table (expressionHelp); the GNU primaries GNU's own text leaves
 // out (-ipath, -samefile, -newerXY, -d) are at the end of their groups;
 // gfind's extras come in groups of their own after GNU's, so that
-// nothing in GNU's groups is gfind-only. doc_test.go checks that the man
-// page and the completion scripts know every name listed here.
+// nothing in GNU's groups is gfind-only. The options after them come
+// from kong's model of the cli struct (ownHelp). doc_test.go checks that
+// the man page and the completion scripts know every name listed here.
 func helpText() string {
-	return usageHelp + expressionHelp(predicate.Primaries()) + optionsHelp
+	return usageHelp + expressionHelp(predicate.Primaries()) + ownHelp(ownFlags())
 }
 
 const usageHelp = `Usage: gfind [-H] [-L] [-P] [-Olevel] [-D debugopts] [gfind options] [path...] [expression]
@@ -121,29 +123,8 @@ func usage(p predicate.Primary) string {
 	return s
 }
 
-// optionsHelp is the rest of --help, after the expression groups.
-const optionsHelp = `Other common options:
-      --help                   display this help and exit
-      --version                output version information and exit
-
-gfind's own options (before the starting points):
-      -j N, --threads=N        use N worker goroutines (default: the number
-                               of CPUs). The order of output lines differs
-                               from GNU find's unless N is 1: with -j1 gfind
-                               prints in exactly GNU find's order.
-      -s, --sort               visit each directory's entries in name order
-                               (bytewise), depth first
-      --color[=WHEN]           color names as ls does, from LS_COLORS; WHEN is
-                               never (the default, as GNU find), auto (on a
-                               terminal) or always; a bare --color is always
-      --dry-run                make -delete print what it would unlink
-      --json                   print JSON lines (as -printjson) instead of names
-      --quiet-errors           do not report permission errors (as -noerror)
-      --ignore-errors          as --quiet-errors, and exit 0 despite them
-      --stats                  print a one-line summary on standard error
-      --no-preserve-root       allow a -delete that no test guards on /
-
-Valid arguments for -D:
+// helpTail ends --help, after the options.
+const helpTail = `Valid arguments for -D:
 exec, opt, rates, search, stat, time, tree, all, help
 Use '-D help' for a description of the options, or see find(1)
 
@@ -151,6 +132,61 @@ Please see also the manual page gfind(1), and find(1) for the expression
 language, which gfind takes unchanged.
 Report bugs in gfind at https://github.com/gfind/gfind/issues.
 `
+
+// ownFlags are the flags of kong's model of the cli struct, in its order.
+// An error is a malformed tag of cli, which every test run shows, so it
+// panics as regexp.MustCompile does.
+func ownFlags() []*kong.Flag {
+	k, err := newParser(&cli{})
+	if err != nil {
+		panic("gfind: kong rejects the cli struct: " + err.Error())
+	}
+	return k.Model.Flags
+}
+
+// ownHelp is --help's list of the options flags, under the heading of
+// each group in optionGroups: the synopsis, then the help tag's lines
+// from column 32 on.
+func ownHelp(flags []*kong.Flag) string {
+	var b strings.Builder
+	for _, g := range optionGroups {
+		b.WriteString(g.Title + "\n")
+		for _, f := range flags {
+			if f.Group == nil || f.Group.Key != g.Key {
+				continue
+			}
+			lines := strings.Split(f.Help, "\n")
+			fmt.Fprintf(&b, "      %-23s  %s\n", synopsis(f), lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintf(&b, "%31s%s\n", "", l)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String() + helpTail
+}
+
+// synopsis is how --help and the man page write the flag f: "-j N,
+// --threads=N", "-s, --sort", "--color[=WHEN]" (a value may be left
+// out when the flag has a bare one).
+func synopsis(f *kong.Flag) string {
+	long := "--" + f.Name
+	if !f.IsBool() {
+		if f.Tag.Has("bare") {
+			long += "[=" + f.FormatPlaceHolder() + "]"
+		} else {
+			long += "=" + f.FormatPlaceHolder()
+		}
+	}
+	if f.Short == 0 {
+		return long
+	}
+	short := "-" + string(f.Short)
+	if !f.IsBool() {
+		short += " " + f.FormatPlaceHolder()
+	}
+	return short + ", " + long
+}
 
 func printHelp() int {
 	fmt.Fprint(os.Stdout, helpText())
