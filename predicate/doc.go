@@ -24,11 +24,11 @@
 //	parse.go table.go   the grammar (GNU's two passes) and the parse table
 //	node.go logic.go    Node, Facts, State; -a -o , ! and constants
 //	optimize.go cost.go -O levels: constant folding, cost reordering
-//	name.go fnmatch.go  -name -iname -path -ipath -wholename -iwholename
+//	name.go             -name -iname -path -ipath -wholename -iwholename (internal/fnmatch)
 //	typ.go link.go      -type -xtype -lname -ilname
-//	regex.go regexgnu.go -regex -iregex -regextype (GNU syntaxes to RE2)
+//	regex.go            -regex -iregex -regextype (internal/gnuregex)
 //	size.go perm.go owner.go inode.go access.go fstype.go  metadata tests
-//	time.go datetime.go birth_*.go  -mtime and friends, -newerXY dates
+//	time.go birth_*.go  -mtime and friends, -newerXY dates (internal/getdate)
 //	action.go exec.go delete.go printf.go ls.go files.go  actions
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //
@@ -40,7 +40,7 @@
 //	limit.go older.go   -limit N; -older, -newer-than DURATION
 //	delete.go           also -delete-dry-run, --dry-run, --no-preserve-root
 //
-// Patterns for -name, -path and friends use this package's own POSIX
-// fnmatch (fnmatch.go): GNU find passes no FNM_PATHNAME and no
+// Patterns for -name, -path and friends use gfind's own POSIX
+// fnmatch (internal/fnmatch): GNU find passes no FNM_PATHNAME and no
 // FNM_PERIOD, which no Go glob library reproduces.
 package predicate

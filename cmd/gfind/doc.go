@@ -10,7 +10,12 @@
 //
 //	main.go  run: wires the stages together and maps errors to exit status
 //	args.go  splits GNU's leading options (-H -L -P -D -O) and gfind's own
-//	         (--threads/-j, --help, --version) off the front of argv; only
-//	         gfind's own go to kong, which must never see the expression
-//	help.go  the --help and --version texts
+//	         off the front of argv; gfind's own are the cli struct, whose
+//	         kong model is their one list, and only they go to kong, which
+//	         must never see the expression
+//	help.go  the --help and --version texts: the expression groups from
+//	         predicate's parse table, the options from kong's model
+//	gendoc_test.go  go generate: the options' parts of gfind.1 and the
+//	         completion scripts, from kong's model; TestGenerated checks
+//	         they are current
 package main

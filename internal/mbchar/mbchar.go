@@ -1,8 +1,8 @@
 // Package mbchar decodes UTF-8 the way glibc's mbrtowc does in a UTF-8
 // locale. Both the diagnostics quoting and terminal escaping (output)
-// and fnmatch's UTF-8 mode (predicate) must agree with glibc on what a
-// character is, which unicode/utf8 does not: glibc takes the old 5- and
-// 6-byte forms and values above U+10FFFF.
+// and fnmatch's UTF-8 mode (internal/fnmatch) must agree with glibc on
+// what a character is, which unicode/utf8 does not: glibc takes the old
+// 5- and 6-byte forms and values above U+10FFFF.
 package mbchar
 
 // Status is what Decode found at the start of its input.
