@@ -234,8 +234,8 @@ func (b *Buffer) Print(path []byte, term byte) {
 	if b.s.stopped.Load() {
 		return // nothing would be written; don't even copy
 	}
-	if b.s.tty && term == '\n' && needsQmark(path) {
-		b.buf = appendQmark(b.buf, path, b.s.style)
+	if b.s.tty && term == '\n' {
+		b.buf = b.s.style.AppendTTY(b.buf, path)
 	} else {
 		b.buf = append(b.buf, path...)
 	}
@@ -266,8 +266,8 @@ func (b *Buffer) WriteByte(c byte) error {
 // characters shown as '?' in terminal mode: what -printf's %p, %f, %h,
 // %P and friends do in GNU find when the output is a tty.
 func (b *Buffer) WriteName(name []byte) {
-	if b.s.tty && needsQmark(name) {
-		b.buf = appendQmark(b.buf, name, b.s.style)
+	if b.s.tty {
+		b.buf = b.s.style.AppendTTY(b.buf, name)
 		return
 	}
 	b.buf = append(b.buf, name...)
