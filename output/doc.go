@@ -15,7 +15,7 @@
 // rather than once per file. Stop (for -quit) takes the same lock, so
 // nothing is written after it returns. A write error is reported once
 // and stops the Sink, which ends the walk early; a broken pipe ends the
-// process by SIGPIPE, silently, as it does GNU find.
+// process by SIGPIPE (internal/die), silently, as it does GNU find.
 //
 // Diag is the only writer to standard error. It formats messages as GNU
 // find 4.9 does, byte for byte: "gfind: 'path': Permission denied",
@@ -27,17 +27,16 @@
 // Style also decides what a terminal sees: like GNU find, -print to a
 // tty shows unprintable characters as '?'.
 //
-// Format is a -printf format compiled once at parse time (format.go):
-// its directives are expanded with glibc's printf rules (cprintf.go) and
-// the C locale's strftime (strftime.go) straight into a Buffer.
-//
 // Reorder (reorder.go) is the reorder buffer of gfind -s when the
 // visits only print (walker.Ordered): the walker's workers visit out of
 // order, in Seqs, and Reorder captures the output of those that are not
 // next, up to a bound, and writes it in order.
 //
-// gfind's extras: color.go parses LS_COLORS as GNU ls does (dircolors'
-// database when unset) and writes colored paths into a Buffer, escaping
-// only the names on a terminal; json.go writes JSON strings and records
-// without reflection, and Diag's JSON form of file errors (--json).
+// gfind's extras: colorpath.go writes a path in the colors
+// internal/lscolors picked, escaping only the names on a terminal;
+// json.go writes JSON strings and records without reflection, and
+// Diag's JSON form of file errors (--json).
+//
+// What goes into a record is the callers': predicate's primaries, with
+// internal/printf for -printf and internal/lscolors for --color.
 package output

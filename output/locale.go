@@ -17,8 +17,8 @@ func LocaleStyle() Style { return StyleFromEnv(os.Getenv) }
 //   - each category's locale name is LC_ALL, else LC_<category>, else
 //     LANG, else "C" (empty values count as unset);
 //   - if any category names a locale that is not installed, setlocale
-//     fails as a whole and find stays in the C locale (measured:
-//     LANG=C.UTF-8 LC_MESSAGES=bogus gives '…', and so does an
+//     fails as a whole and find stays in the C locale (with GNU find
+//     4.9, LANG=C.UTF-8 LC_MESSAGES=bogus gives '…', and so does an
 //     uninstalled LANG=en_US.UTF-8, common in containers);
 //   - otherwise the style is UTF-8 when LC_CTYPE's locale uses UTF-8.
 //

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/gfind/gfind/internal/die"
+	"golang.org/x/term"
 )
 
 // FlushSize is the amount a Buffer collects before handing it to its
@@ -31,7 +34,7 @@ const FlushSize = 64 << 10
 // A broken pipe ends the process with SIGPIPE, silently, as it does GNU
 // find: for standard output the Go runtime does this inside
 // (*os.File).Write; for any other file the Sink does it itself (see
-// dieOfSIGPIPE). EPIPE is reported like any other write error only when
+// die.Of). EPIPE is reported like any other write error only when
 // the program has called signal.Ignore for SIGPIPE (or, for standard
 // output, signal.Notify).
 // Known difference: GNU find started with SIGPIPE ignored (trap "" PIPE)
@@ -65,7 +68,7 @@ const pipeBuf = 4096
 // first write of more than pipeBuf bytes (one that a signal could cut in
 // the middle of a record), under the Sink's lock. gfind installs its
 // signal handlers there: a walk whose output is written in atomic pieces
-// does not pay for them (about 1 ms of start-up).
+// does not pay for their start-up (see cmd/gfind's signalWatch).
 func (s *Sink) BeforeLargeWrite(fn func()) {
 	s.mu.Lock()
 	s.large = fn
@@ -100,7 +103,7 @@ func NewSink(f *os.File, d *Diag, opts ...SinkOption) *Sink {
 	} else {
 		s.name = f.Name()
 	}
-	s.tty = isTerminal(s.fd)
+	s.tty = term.IsTerminal(s.fd)
 	for _, o := range opts {
 		o(s)
 	}
@@ -171,14 +174,15 @@ func (s *Sink) writeLocked(block []byte) {
 	// EPIPE to descriptor 1 or 2 raises SIGPIPE, which kills us.
 	if _, err := s.f.Write(block); err != nil {
 		if errors.Is(err, syscall.EPIPE) && s.fd > 2 && !signal.Ignored(syscall.SIGPIPE) {
-			dieOfSIGPIPE()
+			die.Of(syscall.SIGPIPE)
 		}
 		s.fail(err)
 	}
 }
 
 // WriteRecords writes p, whole records, now, unless the Sink is stopped:
-// output captured by the sorted walk, put back in order (walker.Ordered).
+// output Reorder captured from visits that were not next, written in
+// the walk's order (gfind -s).
 func (s *Sink) WriteRecords(p []byte) {
 	if len(p) > 0 {
 		s.write(p)
@@ -230,8 +234,8 @@ func (b *Buffer) Print(path []byte, term byte) {
 	if b.s.stopped.Load() {
 		return // nothing would be written; don't even copy
 	}
-	if b.s.tty && term == '\n' && needsQmark(path) {
-		b.buf = appendQmark(b.buf, path, b.s.style)
+	if b.s.tty && term == '\n' {
+		b.buf = b.s.style.AppendTTY(b.buf, path)
 	} else {
 		b.buf = append(b.buf, path...)
 	}
@@ -262,8 +266,8 @@ func (b *Buffer) WriteByte(c byte) error {
 // characters shown as '?' in terminal mode: what -printf's %p, %f, %h,
 // %P and friends do in GNU find when the output is a tty.
 func (b *Buffer) WriteName(name []byte) {
-	if b.s.tty && needsQmark(name) {
-		b.buf = appendQmark(b.buf, name, b.s.style)
+	if b.s.tty {
+		b.buf = b.s.style.AppendTTY(b.buf, name)
 		return
 	}
 	b.buf = append(b.buf, name...)
@@ -283,10 +287,10 @@ func (b *Buffer) EndRecord() {
 }
 
 // Hold makes the records written from now on go to buf (appended from
-// its start), and none to the Sink, until Release: the sorted walk has
-// directories' entries visited as they are read ahead, out of order,
-// and writes their output itself, in order (walker.Ordered). Nothing
-// must be buffered.
+// its start), and none to the Sink, until Release: under gfind -s,
+// Reorder captures so the output of a worker whose visits are not next
+// in the walk's order, and writes it itself once they are. Nothing must
+// be buffered.
 func (b *Buffer) Hold(buf []byte) {
 	if b.holding || len(b.buf) > 0 {
 		panic("output: Hold on a Buffer holding records")

@@ -152,6 +152,31 @@ func cEscape(c byte) byte {
 	return 0
 }
 
+// Unescape returns the byte the C escape \c stands for (\a \b \f \n
+// \r \t \v \\: the ones cEscape writes), or 0 if it is none: the
+// escapes of -printf formats, and of LS_COLORS with a few of its own.
+func Unescape(c byte) byte {
+	switch c {
+	case 'a':
+		return '\a'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'v':
+		return '\v'
+	case '\\':
+		return '\\'
+	}
+	return 0
+}
+
 func appendOctal(dst []byte, c byte) []byte {
 	return append(dst, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
 }
@@ -206,6 +231,16 @@ func appendQmark(dst, name []byte, s Style) []byte {
 	return dst
 }
 
+// AppendTTY appends name as GNU find shows it on a terminal in the
+// style s: every character that cannot be printed becomes '?' (see
+// appendQmark). A name of printable ASCII is copied as it is.
+func (s Style) AppendTTY(dst, name []byte) []byte {
+	if needsQmark(name) {
+		return appendQmark(dst, name, s)
+	}
+	return append(dst, name...)
+}
+
 // needsQmark reports whether appendQmark would change name; the
 // terminal path of -print uses it to copy the common case unchanged.
 func needsQmark(name []byte) bool {
@@ -220,9 +255,9 @@ func needsQmark(name []byte) bool {
 // glibcPrintable is iswprint(r) in glibc's C.UTF-8 locale. Go's
 // unicode.IsPrint leaves out what glibc counts as printable: spaces
 // other than U+0020 (Zs), format characters (Cf, such as U+200B and
-// U+FEFF) and private use (Co). Measured over every code point against
-// glibc 2.36 (Unicode 14), this agrees everywhere except on characters
-// new in Unicode 15, which Go knows and that glibc does not yet.
+// U+FEFF) and private use (Co). With those added it agrees with glibc
+// 2.36 (Unicode 14) on every code point except the characters new in
+// Unicode 15, which Go knows and that glibc does not yet.
 func glibcPrintable(r rune) bool {
 	if r < 0x80 {
 		return 0x20 <= r && r < 0x7f

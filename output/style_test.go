@@ -277,3 +277,25 @@ func BenchmarkQuote(b *testing.B) {
 	}
 	_ = bytes.Clone(dst)
 }
+
+// TestUnescape: Unescape undoes cEscape, the escapes quoting writes,
+// and knows no other letter.
+func TestUnescape(t *testing.T) {
+	n := 0
+	for c := 0; c < 256; c++ {
+		if l := cEscape(byte(c)); l != 0 {
+			n++
+			if got := Unescape(l); got != byte(c) {
+				t.Errorf("Unescape(%q) = %q, want %q", l, got, byte(c))
+			}
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if r := Unescape(byte(c)); r != 0 && cEscape(r) != byte(c) {
+			t.Errorf("Unescape(%q) = %q, which quoting writes as %q", byte(c), r, cEscape(r))
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d C escapes, want the 8 of \\a \\b \\f \\n \\r \\t \\v \\\\", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/gfind/gfind/internal/lscolors"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -37,7 +38,7 @@ func (p *parser) applyColor() {
 	}
 	cz, err := newColorizer(lookupLSColors())
 	if err != nil {
-		var le *output.LSColorsError
+		var le *lscolors.Error
 		if errors.As(err, &le) && le.Prefix != "" {
 			p.cfg.Warn("unrecognized prefix: " + p.quote(le.Prefix))
 		}
@@ -89,7 +90,7 @@ func (n *colorPrintNode) Args() []string { return []string{n.op} }
 // "target", and a file with capabilities a getxattr only when ca is.
 // Otherwise the type from the directory entry and the name decide.
 type colorizer struct {
-	c     *output.Colors
+	c     *lscolors.Colors
 	dir   []byte // the color of leading directories
 	reset []byte
 
@@ -97,23 +98,23 @@ type colorizer struct {
 }
 
 func newColorizer(lsColors string) (*colorizer, error) {
-	var c *output.Colors
+	var c *lscolors.Colors
 	if lsColors == "" {
-		c = output.DefaultColors()
+		c = lscolors.Default()
 	} else {
 		var err error
-		if c, err = output.ParseLSColors(lsColors); err != nil {
+		if c, err = lscolors.Parse(lsColors); err != nil {
 			return nil, err
 		}
 	}
 	return &colorizer{
 		c:          c,
-		dir:        c.Color(output.IndDir),
+		dir:        c.Color(lscolors.IndDir),
 		reset:      c.Reset(),
-		regStat:    c.Colored(output.IndSetuid) || c.Colored(output.IndSetgid) || c.Colored(output.IndExec) || c.Colored(output.IndMultiHardLink),
-		dirStat:    c.Colored(output.IndStickyOtherWritable) || c.Colored(output.IndOtherWritable) || c.Colored(output.IndSticky),
-		linkStat:   c.Colored(output.IndOrphan) || c.LinkAsTarget(),
-		capCheck:   c.Colored(output.IndCap),
+		regStat:    c.Colored(lscolors.IndSetuid) || c.Colored(lscolors.IndSetgid) || c.Colored(lscolors.IndExec) || c.Colored(lscolors.IndMultiHardLink),
+		dirStat:    c.Colored(lscolors.IndStickyOtherWritable) || c.Colored(lscolors.IndOtherWritable) || c.Colored(lscolors.IndSticky),
+		linkStat:   c.Colored(lscolors.IndOrphan) || c.LinkAsTarget(),
+		capCheck:   c.Colored(lscolors.IndCap),
 		linkTarget: c.LinkAsTarget(),
 	}, nil
 }
@@ -135,19 +136,19 @@ func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
 			// Under -L a link still typed as a link could not be
 			// followed: it dangles (or loops).
 			if z.linkStat {
-				return z.c.Color(output.IndOrphan)
+				return z.c.Color(lscolors.IndOrphan)
 			}
-			return z.c.Color(output.IndLink)
+			return z.c.Color(lscolors.IndLink)
 		}
 		if !z.linkStat {
-			return z.c.Color(output.IndLink)
+			return z.c.Color(lscolors.IndLink)
 		}
 		target, err := e.Stat()
 		if err != nil {
-			return z.c.Color(output.IndOrphan)
+			return z.c.Color(lscolors.IndOrphan)
 		}
 		if !z.linkTarget {
-			return z.c.Color(output.IndLink)
+			return z.c.Color(lscolors.IndLink)
 		}
 		// ln=target: as the file it points to, under its own name.
 		return z.colorOf(e, e.Name(), walker.TypeOf(target.Mode), target, true)
@@ -168,21 +169,21 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 			}
 		}
 		switch {
-		case st != nil && st.Mode&unix.S_ISUID != 0 && c.Colored(output.IndSetuid):
-			return c.Color(output.IndSetuid)
-		case st != nil && st.Mode&unix.S_ISGID != 0 && c.Colored(output.IndSetgid):
-			return c.Color(output.IndSetgid)
+		case st != nil && st.Mode&unix.S_ISUID != 0 && c.Colored(lscolors.IndSetuid):
+			return c.Color(lscolors.IndSetuid)
+		case st != nil && st.Mode&unix.S_ISGID != 0 && c.Colored(lscolors.IndSetgid):
+			return c.Color(lscolors.IndSetgid)
 		case z.capCheck && hasCapability(e, follow):
-			return c.Color(output.IndCap)
-		case st != nil && st.Mode&0o111 != 0 && c.Colored(output.IndExec):
-			return c.Color(output.IndExec)
-		case st != nil && st.Nlink > 1 && c.Colored(output.IndMultiHardLink):
-			return c.Color(output.IndMultiHardLink)
+			return c.Color(lscolors.IndCap)
+		case st != nil && st.Mode&0o111 != 0 && c.Colored(lscolors.IndExec):
+			return c.Color(lscolors.IndExec)
+		case st != nil && st.Nlink > 1 && c.Colored(lscolors.IndMultiHardLink):
+			return c.Color(lscolors.IndMultiHardLink)
 		}
 		if color, ok := c.Suffix(name); ok {
 			return color
 		}
-		return c.Color(output.IndFile)
+		return c.Color(lscolors.IndFile)
 	case walker.TypeDir:
 		if z.dirStat && st == nil {
 			if st = z.status(e, follow); st == nil {
@@ -191,27 +192,27 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 		}
 		if st != nil {
 			switch {
-			case st.Mode&unix.S_ISVTX != 0 && st.Mode&0o002 != 0 && c.Colored(output.IndStickyOtherWritable):
-				return c.Color(output.IndStickyOtherWritable)
-			case st.Mode&0o002 != 0 && c.Colored(output.IndOtherWritable):
-				return c.Color(output.IndOtherWritable)
-			case st.Mode&unix.S_ISVTX != 0 && c.Colored(output.IndSticky):
-				return c.Color(output.IndSticky)
+			case st.Mode&unix.S_ISVTX != 0 && st.Mode&0o002 != 0 && c.Colored(lscolors.IndStickyOtherWritable):
+				return c.Color(lscolors.IndStickyOtherWritable)
+			case st.Mode&0o002 != 0 && c.Colored(lscolors.IndOtherWritable):
+				return c.Color(lscolors.IndOtherWritable)
+			case st.Mode&unix.S_ISVTX != 0 && c.Colored(lscolors.IndSticky):
+				return c.Color(lscolors.IndSticky)
 			}
 		}
 		return z.dir
 	case walker.TypeSymlink:
-		return c.Color(output.IndLink)
+		return c.Color(lscolors.IndLink)
 	case walker.TypeFIFO:
-		return c.Color(output.IndFIFO)
+		return c.Color(lscolors.IndFIFO)
 	case walker.TypeSocket:
-		return c.Color(output.IndSocket)
+		return c.Color(lscolors.IndSocket)
 	case walker.TypeBlock:
-		return c.Color(output.IndBlock)
+		return c.Color(lscolors.IndBlock)
 	case walker.TypeChar:
-		return c.Color(output.IndChar)
+		return c.Color(lscolors.IndChar)
 	}
-	return c.Color(output.IndNormal)
+	return c.Color(lscolors.IndNormal)
 }
 
 // status returns the status coloring looks at, or nil when it cannot be
@@ -234,10 +235,10 @@ func (z *colorizer) status(e *walker.Entry, follow bool) *unix.Stat_t {
 // missing is the color of a file that vanished or cannot be asked, as
 // bfs colors it: mi, or else or.
 func (z *colorizer) missing() []byte {
-	if z.c.Colored(output.IndMissing) {
-		return z.c.Color(output.IndMissing)
+	if z.c.Colored(lscolors.IndMissing) {
+		return z.c.Color(lscolors.IndMissing)
 	}
-	return z.c.Color(output.IndOrphan)
+	return z.c.Color(lscolors.IndOrphan)
 }
 
 // appendPath appends e's path colored, with esc escaping the text (the

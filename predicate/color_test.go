@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/lscolors"
 	"github.com/gfind/gfind/internal/testtree"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
@@ -307,7 +308,7 @@ func TestColorPrintEval(t *testing.T) {
 // TestColorPrintNoAllocs: a colored -print of a regular file with no
 // suffix match, when no key needs the status, allocates nothing.
 func TestColorPrintNoAllocs(t *testing.T) {
-	cz, err := newColorizer(output.DefaultLSColors + "ex=00:su=00:sg=00")
+	cz, err := newColorizer(lscolors.Dircolors + "ex=00:su=00:sg=00")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func TestColorPrintNoAllocs(t *testing.T) {
 }
 
 func BenchmarkColorPrint(b *testing.B) {
-	cz, err := newColorizer(output.DefaultLSColors + "ex=00:su=00:sg=00")
+	cz, err := newColorizer(lscolors.Dircolors + "ex=00:su=00:sg=00")
 	if err != nil {
 		b.Fatal(err)
 	}

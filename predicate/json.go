@@ -3,6 +3,7 @@ package predicate
 import (
 	"strconv"
 
+	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -117,8 +118,8 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 // typeLetter is -type's letter for the S_IFMT bits of mode, U for
-// none: %y's (output.TypeName), as a byte.
-func typeLetter(mode uint32) byte { return output.TypeName(mode)[0] }
+// none: %y's (printf.TypeName), as a byte.
+func typeLetter(mode uint32) byte { return printf.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
 	return Facts{Effects: EffectStdout, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -89,7 +90,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	blocks := (uint64(st.Blocks)*512 + uint64(n.blockSize) - 1) / uint64(n.blockSize)
 	dst = appendRight(dst, strconv.AppendUint(num[:0], blocks, 10), &w.blocks)
 	dst = append(dst, ' ')
-	dst = output.AppendFileMode(dst, st.Mode)
+	dst = printf.AppendFileMode(dst, st.Mode)
 	dst = append(dst, ' ') // strmode's "alternate access method" column
 	dst = appendRight(dst, strconv.AppendUint(num[:0], uint64(st.Nlink), 10), &w.nlink)
 	dst = append(dst, ' ')
@@ -132,7 +133,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 		layout = "%b %e %H:%M"
 	}
 	var ok bool
-	if dst, ok = output.AppendTime(dst, layout, mtime); !ok {
+	if dst, ok = printf.AppendTime(dst, layout, mtime); !ok {
 		// localtime failed: the seconds, in 12 columns.
 		var abs uint64
 		if mtime < 0 {

@@ -3,24 +3,24 @@ package predicate
 import (
 	"sync"
 
-	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
 
 // printfNode is -printf FORMAT and -fprintf FILE FORMAT. The format is
-// compiled once, at parse time (output.CompileFormat); evaluating runs
+// compiled once, at parse time (printf.Compile); evaluating runs
 // its directives into the worker's Buffer as one record.
 type printfNode struct {
 	op, name string // name: -fprintf's file as given
 	file     *outFile
-	format   *output.Format
+	format   *printf.Format
 
 	// env is completed by the first evaluation with what the parser does
 	// not know: the final -H/-L/-P mode (-follow may come later) and the
 	// Diag. It is read-only afterwards.
 	envOnce sync.Once
-	env     output.Env
+	env     printf.Env
 }
 
 func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
@@ -103,7 +103,7 @@ func parsePrintf(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	f, warns, err := output.CompileFormat(format)
+	f, warns, err := printf.Compile(format)
 	for _, w := range warns {
 		p.cfg.Warn(w) // always: GNU does not make these depend on -warn
 	}
@@ -112,7 +112,7 @@ func parsePrintf(p *parser, op string) error {
 	}
 	n.format = f
 	names := systemIDs()
-	n.env = output.Env{
+	n.env = printf.Env{
 		Roots:  p.roots,
 		User:   names.user,
 		Group:  names.group,

@@ -40,9 +40,18 @@ func parseDaystart(p *parser, op string) error { return nil }
 
 const daySecs = 86400
 
-// localTZ is the zone -daystart and -newerXt use: TZ, as time.Local
-// reads it. Tests swap it.
-var localTZ = time.Local
+// localTZ, when set, is the zone -daystart and -newerXt use instead of
+// time.Local. Tests set it. time.Local is read when the expression is
+// parsed, not when the package is initialized, so that it is the zone
+// cmd/gfind's tz.SetLocal made of TZ.
+var localTZ *time.Location
+
+func localZone() *time.Location {
+	if localTZ != nil {
+		return localTZ
+	}
+	return time.Local
+}
 
 // birthTimeSupported: GNU find 4.9 on Linux (as Debian builds it) knows
 // no birth time and rejects -newerXY with B. gfind reads it with
@@ -259,7 +268,7 @@ func (p *parser) curDayStart() tspec {
 		return tspec{now.Unix() - daySecs, int64(now.Nanosecond())}
 	}
 	sec := now.Unix()
-	lt := time.Unix(sec, 0).In(localTZ)
+	lt := time.Unix(sec, 0).In(localZone())
 	return tspec{sec - int64(lt.Hour()*3600+lt.Minute()*60+lt.Second()), 0}
 }
 
@@ -533,7 +542,7 @@ func parseNewerXY(p *parser, op string) error {
 	var ref tspec
 	switch y {
 	case 't':
-		ts, ok := getdate.Parse(arg, p.cfg.Now, localTZ)
+		ts, ok := getdate.Parse(arg, p.cfg.Now, localZone())
 		if !ok {
 			return p.errorf("I cannot figure out how to interpret %s as a date or time", p.quote(arg))
 		}

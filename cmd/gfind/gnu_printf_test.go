@@ -168,7 +168,7 @@ func TestAgainstGNUPrintfZones(t *testing.T) {
 	root := printfTree(t, gnu)
 	for _, env := range [][]string{
 		{"TZ=America/New_York"}, {"TZ=Asia/Kolkata"}, {"TZ=Europe/London"}, {"TZ=NZ"},
-		{"TZ=EST5EDT,M3.2.0,M11.1.0"}, {"TZ=<+03>-3"}, // POSIX rules (output/tz.go)
+		{"TZ=EST5EDT,M3.2.0,M11.1.0"}, {"TZ=<+03>-3"}, // POSIX rules (internal/tz)
 		{"POSIXLY_CORRECT=1"},
 	} {
 		for _, args := range []string{

@@ -8,10 +8,11 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/gfind/gfind/internal/tz"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/predicate"
 	"github.com/gfind/gfind/walker"
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 func main() {
@@ -21,6 +22,8 @@ func main() {
 // run is gfind with arguments args (without the program name), writing
 // to os.Stdout and os.Stderr; it returns the exit status.
 func run(args []string) int {
+	// Before anything reads time.Local: a POSIX rule in TZ (internal/tz).
+	tz.SetLocal()
 	diag := output.NewDiag("gfind", os.Stderr)
 	opts, rest, err := splitArgs(args, diag.Quote, func(msg string) { diag.Notef("%s", msg) })
 	if err != nil {
@@ -44,12 +47,12 @@ func run(args []string) int {
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
 		Follow:   opts.follow,
-		Warnings: isTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
+		Warnings: term.IsTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
 		Quote:    diag.Quote,
 		IsUTF8:   func() bool { return diag.Style() == output.StyleUTF8 },
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
 
-		Color:          opts.cli.Color == "always" || opts.cli.Color == "auto" && isTerminal(1),
+		Color:          opts.cli.Color == "always" || opts.cli.Color == "auto" && term.IsTerminal(1),
 		DryRun:         opts.cli.DryRun,
 		NoPreserveRoot: opts.cli.NoPreserveRoot,
 		JSON:           opts.cli.JSON,
@@ -141,9 +144,4 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
-}
-
-func isTerminal(fd int) bool {
-	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	return err == nil
 }

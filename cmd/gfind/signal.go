@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gfind/gfind/internal/die"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/predicate"
 )
@@ -45,8 +46,9 @@ var (
 // could cut short (Sink.BeforeLargeWrite). Until then the signals keep
 // the runtime's default action, death on the spot, which loses nothing:
 // no child runs and no record is half written. Starting it costs
-// os/signal's goroutine and thread, which a small walk would feel
-// (bench/NOTES.md, "Signal handlers").
+// os/signal's goroutine and thread, which a small walk would notice
+// (bench/NOTES.md, "Signal handlers"), so a walk that needs no
+// handlers does not start it.
 //
 // A signal that was ignored when gfind started stays ignored: a shell
 // starts background jobs with SIGINT ignored, and nohup ignores SIGHUP.
@@ -99,7 +101,7 @@ func (w *signalWatch) start() {
 				return
 			}
 		}
-		die(sig.(syscall.Signal), w.sink)
+		dieOf(sig.(syscall.Signal), w.sink)
 	}()
 }
 
@@ -121,8 +123,8 @@ func (w *signalWatch) stop() {
 	<-w.exited // never closed when the goroutine is dying of a signal
 }
 
-// die ends the children, stops the output and kills gfind with sig.
-func die(sig syscall.Signal, sink *output.Sink) {
+// dieOf ends the children, stops the output and kills gfind with sig.
+func dieOf(sig syscall.Signal, sink *output.Sink) {
 	// First stop the walk (the next entry is not visited: nothing more
 	// is deleted or printed), then end the child it may be waiting for.
 	sink.Abandon()
@@ -139,5 +141,5 @@ func die(sig syscall.Signal, sink *output.Sink) {
 	case <-stopped:
 	case <-time.After(writeGrace):
 	}
-	raise(sig)
+	die.Of(sig)
 }

@@ -1,4 +1,4 @@
-package output
+package tz
 
 import (
 	"encoding/binary"
@@ -7,13 +7,21 @@ import (
 	"time"
 )
 
+// SetLocal makes time.Local the time zone $TZ names for localtime(3),
+// when Go could not load it itself; cmd/gfind calls it first thing, and
+// a test that sets $TZ to a rule calls it after.
+//
 // GNU find breaks times down with localtime(3), so $TZ may be a POSIX
 // rule such as "EST5EDT,M3.2.0,M11.1.0" or "<+03>-3" as well as a zone
 // name. Go's time.Local knows zone names (and files) only: for a rule it
-// silently uses UTC. This init gives time.Local the rule instead, so
-// that -printf's time directives, -ls and every time test see what GNU
-// find sees. It does nothing when Go could load $TZ itself.
-func init() {
+// silently uses UTC. SetLocal gives time.Local the rule instead, so that
+// -printf's time directives, -ls, -daystart and -newermt see what GNU
+// find sees. It does nothing when Go could load $TZ itself, or when $TZ
+// is unset, empty or a file (":..." or "/...").
+//
+// It is a call and not an init function so that importing a package
+// never changes the process's state.
+func SetLocal() {
 	tz, ok := os.LookupEnv("TZ")
 	if !ok || tz == "" || strings.HasPrefix(tz, ":") || strings.HasPrefix(tz, "/") {
 		return

@@ -1,4 +1,4 @@
-package output
+package printf
 
 import "golang.org/x/sys/unix"
 

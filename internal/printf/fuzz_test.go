@@ -1,4 +1,4 @@
-package output
+package printf
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -63,9 +64,9 @@ func FuzzFormatExpand(f *testing.F) {
 	}
 	env := testEnv()
 	var diag bytes.Buffer
-	env.Diag = NewDiag("find", &diag)
+	env.Diag = output.NewDiag("find", &diag)
 	f.Fuzz(func(t *testing.T, format, path string, typ uint8, perm uint32, size, sec, nsec int64, uid uint32, tty bool) {
-		fm, warns, err := CompileFormat(format)
+		fm, warns, err := Compile(format)
 		for _, w := range warns {
 			checkFormatMessage(t, "warning", w, format)
 		}

@@ -1,4 +1,4 @@
-package output
+package printf
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -47,11 +48,11 @@ const (
 	twoLetter = "ABCT"
 )
 
-// CompileFormat compiles a -printf format. It returns GNU's warnings
+// Compile compiles a -printf format. It returns GNU's warnings
 // (without "warning: "; GNU prints them whatever -warn/-nowarn say) and,
 // for a format GNU rejects, an error whose text is GNU's message without
 // the program name.
-func CompileFormat(format string) (*Format, []string, error) {
+func Compile(format string) (*Format, []string, error) {
 	f := &Format{src: format}
 	// argv strings end at the first NUL; so does GNU's view of one.
 	if i := strings.IndexByte(format, 0); i >= 0 {
@@ -87,7 +88,7 @@ func CompileFormat(format string) (*Format, []string, error) {
 				b[i] = byte(n)
 				readpos += k - 1
 			default:
-				v := escapeChar(c)
+				v := output.Unescape(c)
 				if v == 0 {
 					warns = append(warns, fmt.Sprintf("unrecognized escape `\\%c'", c))
 					i += readpos
@@ -169,31 +170,6 @@ func flagsEnd(b []byte, i int) int {
 	return n
 }
 
-// escapeChar maps the character after a backslash in a -printf format
-// to the C escape it stands for, or 0 if it is none; LS_COLORS's
-// unescape (color.go) adds its own to these.
-func escapeChar(c byte) byte {
-	switch c {
-	case 'a':
-		return '\a'
-	case 'b':
-		return '\b'
-	case 'f':
-		return '\f'
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'v':
-		return '\v'
-	case '\\':
-		return '\\'
-	}
-	return 0
-}
-
 func clone(b []byte) []byte { return append([]byte(nil), b...) }
 
 // addLit appends literal text, merging it with a literal-only segment
@@ -254,9 +230,9 @@ type Env struct {
 	// Follow is the -H/-L/-P mode, for %Y and %Z.
 	Follow walker.Follow
 	// Style is how a terminal sees unprintable bytes in %p and friends.
-	Style Style
+	Style output.Style
 	// Diag reports failures on the file being formatted (%l, %Y, %Z).
-	Diag *Diag
+	Diag *output.Diag
 	// User and Group give the name for an id, or false when the account
 	// database has none (%u and %g then print the number).
 	User, Group func(id uint32) (string, bool)
@@ -335,7 +311,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		ctx, err := selinuxContext(e, env.Follow.Follows(e.Depth))
 		if err != nil {
 			if env.Diag != nil {
-				env.Diag.Errorf("getfilecon failed: %s: %s", env.Diag.Quote(string(e.Path)), Strerror(err))
+				env.Diag.Errorf("getfilecon failed: %s: %s", env.Diag.Quote(string(e.Path)), output.Strerror(err))
 			}
 			return appendCString(dst, "", sp)
 		}
@@ -419,8 +395,8 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 // before printf applies the width and precision.
 func appendName(dst, name []byte, sp spec, env *Env, tty bool) []byte {
 	start := len(dst)
-	if tty && needsQmark(name) {
-		dst = appendQmark(dst, name, env.Style)
+	if tty {
+		dst = env.Style.AppendTTY(dst, name)
 	} else {
 		dst = append(dst, name...)
 	}
@@ -488,7 +464,7 @@ func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 		return "L"
 	}
 	if env.Diag != nil {
-		env.Diag.Notef("%s: %s", env.Diag.Quote(string(e.Path)), Strerror(err))
+		env.Diag.Notef("%s: %s", env.Diag.Quote(string(e.Path)), output.Strerror(err))
 	}
 	return "?"
 }

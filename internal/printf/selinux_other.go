@@ -1,6 +1,6 @@
 //go:build !linux
 
-package output
+package printf
 
 import (
 	"github.com/gfind/gfind/walker"

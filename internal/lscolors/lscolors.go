@@ -1,6 +1,10 @@
-package output
+package lscolors
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/gfind/gfind/output"
+)
 
 // Indicator is one of the two-letter keys of LS_COLORS, in the order of
 // GNU ls's indicator_name table (coreutils src/ls.c).
@@ -61,11 +65,11 @@ var lsBuiltin = [numIndicators]string{
 	IndClearEOL: "\033[K",
 }
 
-// DefaultLSColors is the value `dircolors -b` gives LS_COLORS with its
+// Dircolors is the value `dircolors -b` gives LS_COLORS with its
 // built-in database (GNU coreutils 9.1, TERM=xterm). gfind colors with
 // it when LS_COLORS is unset or empty, as if the user's shell had run
 // `eval "$(dircolors -b)"`.
-const DefaultLSColors = "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:cd=40;33;01:or=40;31;01:mi=00:su=37;41:sg=30;43:ca=00:tw=30;42:ow=34;42:st=37;44:ex=01;32:" +
+const Dircolors = "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:cd=40;33;01:or=40;31;01:mi=00:su=37;41:sg=30;43:ca=00:tw=30;42:ow=34;42:st=37;44:ex=01;32:" +
 	"*.tar=01;31:*.tgz=01;31:*.arc=01;31:*.arj=01;31:*.taz=01;31:*.lha=01;31:*.lz4=01;31:*.lzh=01;31:*.lzma=01;31:*.tlz=01;31:*.txz=01;31:*.tzo=01;31:*.t7z=01;31:*.zip=01;31:*.z=01;31:*.dz=01;31:*.gz=01;31:*.lrz=01;31:*.lz=01;31:*.lzo=01;31:*.xz=01;31:*.zst=01;31:*.tzst=01;31:*.bz2=01;31:*.bz=01;31:*.tbz=01;31:*.tbz2=01;31:*.tz=01;31:*.deb=01;31:*.rpm=01;31:*.jar=01;31:*.war=01;31:*.ear=01;31:*.sar=01;31:*.rar=01;31:*.alz=01;31:*.ace=01;31:*.zoo=01;31:*.cpio=01;31:*.7z=01;31:*.rz=01;31:*.cab=01;31:*.wim=01;31:*.swm=01;31:*.dwm=01;31:*.esd=01;31:" +
 	"*.avif=01;35:*.jpg=01;35:*.jpeg=01;35:*.mjpg=01;35:*.mjpeg=01;35:*.gif=01;35:*.bmp=01;35:*.pbm=01;35:*.pgm=01;35:*.ppm=01;35:*.tga=01;35:*.xbm=01;35:*.xpm=01;35:*.tif=01;35:*.tiff=01;35:*.png=01;35:*.svg=01;35:*.svgz=01;35:*.mng=01;35:*.pcx=01;35:*.mov=01;35:*.mpg=01;35:*.mpeg=01;35:*.m2v=01;35:*.mkv=01;35:*.webm=01;35:*.webp=01;35:*.ogm=01;35:*.mp4=01;35:*.m4v=01;35:*.mp4v=01;35:*.vob=01;35:*.qt=01;35:*.nuv=01;35:*.wmv=01;35:*.asf=01;35:*.rm=01;35:*.rmvb=01;35:*.flc=01;35:*.avi=01;35:*.fli=01;35:*.flv=01;35:*.gl=01;35:*.dl=01;35:*.xcf=01;35:*.xwd=01;35:*.yuv=01;35:*.cgm=01;35:*.emf=01;35:*.ogv=01;35:*.ogx=01;35:" +
 	"*.aac=00;36:*.au=00;36:*.flac=00;36:*.m4a=00;36:*.mid=00;36:*.midi=00;36:*.mka=00;36:*.mp3=00;36:*.mpc=00;36:*.ogg=00;36:*.ra=00;36:*.wav=00;36:*.oga=00;36:*.opus=00;36:*.spx=00;36:*.xspf=00;36:" +
@@ -110,34 +114,34 @@ type extEdge struct {
 	next int32
 }
 
-// LSColorsError reports an LS_COLORS value GNU ls would not accept as a
+// Error reports an LS_COLORS value GNU ls would not accept as a
 // whole: a bad escape, a key without '=', or an unknown key (Prefix).
-type LSColorsError struct {
+type Error struct {
 	// Prefix is the unknown two-character key, when that is the cause
 	// (ls says "unrecognized prefix" before the general message).
 	Prefix string
 }
 
-func (e *LSColorsError) Error() string {
+func (e *Error) Error() string {
 	return "unparsable value for LS_COLORS environment variable"
 }
 
-// DefaultColors returns the colors of DefaultLSColors.
-func DefaultColors() *Colors {
-	c, err := ParseLSColors(DefaultLSColors)
+// Default returns the colors of Dircolors.
+func Default() *Colors {
+	c, err := Parse(Dircolors)
 	if err != nil {
-		panic("output: DefaultLSColors does not parse: " + err.Error())
+		panic("lscolors: Dircolors does not parse: " + err.Error())
 	}
 	return c
 }
 
-// ParseLSColors parses an LS_COLORS value as GNU ls 9.x's parse_ls_color
+// Parse parses an LS_COLORS value as GNU ls 9.x's parse_ls_color
 // does, over ls's built-in colors. Suffixes (*.ext, *~) match ignoring
 // ASCII case unless two entries differ only in case and give different
 // colors; when several suffixes match a name, the one given last wins.
-// An unparsable value gives an *LSColorsError and no Colors: ls then
+// An unparsable value gives an *Error and no Colors: ls then
 // colors nothing.
-func ParseLSColors(s string) (*Colors, error) {
+func Parse(s string) (*Colors, error) {
 	c := &Colors{}
 	for i, v := range lsBuiltin {
 		if v != "" {
@@ -153,18 +157,18 @@ func ParseLSColors(s string) (*Colors, error) {
 		case '*':
 			key, next, ok := funkyString(s, p+1, true)
 			if !ok || next >= len(s) || s[next] != '=' {
-				return nil, &LSColorsError{}
+				return nil, &Error{}
 			}
 			val, next, ok := funkyString(s, next+1, false)
 			if !ok {
-				return nil, &LSColorsError{}
+				return nil, &Error{}
 			}
 			exts = append(exts, colorExt{suffix: key, color: val})
 			p = next
 		default:
 			if p+2 >= len(s) || s[p+2] != '=' {
 				// ls: a label of two characters, then '='.
-				return nil, &LSColorsError{}
+				return nil, &Error{}
 			}
 			label := s[p : p+2]
 			ind := Indicator(0)
@@ -172,11 +176,11 @@ func ParseLSColors(s string) (*Colors, error) {
 				ind++
 			}
 			if ind == numIndicators {
-				return nil, &LSColorsError{Prefix: label}
+				return nil, &Error{Prefix: label}
 			}
 			val, next, ok := funkyString(s, p+3, false)
 			if !ok {
-				return nil, &LSColorsError{}
+				return nil, &Error{}
 			}
 			c.val[ind], c.set[ind] = val, true
 			p = next
@@ -250,7 +254,7 @@ func funkyString(s string, p int, equalsEnd bool) ([]byte, int, bool) {
 }
 
 // unescape maps the character after a backslash to what it stands for:
-// -printf's C escapes (escapeChar) and dircolors' \e, \? and \_; any
+// the C escapes (output.Unescape) and dircolors' \e, \? and \_; any
 // other character stands for itself.
 func unescape(c byte) byte {
 	switch c {
@@ -261,7 +265,7 @@ func unescape(c byte) byte {
 	case '_':
 		return ' '
 	}
-	if r := escapeChar(c); r != 0 {
+	if r := output.Unescape(c); r != 0 {
 		return r
 	}
 	return c
@@ -478,62 +482,4 @@ func (c *Colors) Suffix(name []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return c.exts[best].color, true
-}
-
-// AppendColoredPath appends path as two runs: its leading directories,
-// path[:split], in dirColor, and the rest in nameColor. Each non-empty
-// run with a color is followed by reset. esc appends the text of a run
-// with whatever escaping the output needs; it is never given the color
-// sequences. When both colors are equal the path is one run.
-func AppendColoredPath(dst, path []byte, split int, dirColor, nameColor, reset []byte, esc func(dst, text []byte) []byte) []byte {
-	if split < 0 || split > len(path) || bytes.Equal(dirColor, nameColor) {
-		split = 0
-	}
-	dst = appendRun(dst, path[:split], dirColor, reset, esc)
-	return appendRun(dst, path[split:], nameColor, reset, esc)
-}
-
-func appendRun(dst, text, color, reset []byte, esc func(dst, text []byte) []byte) []byte {
-	if len(text) == 0 {
-		return dst
-	}
-	if color == nil {
-		return esc(dst, text)
-	}
-	dst = append(dst, color...)
-	dst = esc(dst, text)
-	return append(dst, reset...)
-}
-
-// PrintColored is Print for a colored -print: the record path+'\n' with
-// path[:split] in dirColor and the rest in nameColor (see
-// AppendColoredPath). In terminal mode unprintable characters of the
-// name are shown as '?' as Print shows them; the color sequences
-// themselves are written as they are. It does not allocate.
-func (b *Buffer) PrintColored(path []byte, split int, dirColor, nameColor, reset []byte) {
-	if b.s.stopped.Load() {
-		return
-	}
-	if split < 0 || split > len(path) || bytes.Equal(dirColor, nameColor) {
-		split = 0
-	}
-	b.appendRun(path[:split], dirColor, reset)
-	b.appendRun(path[split:], nameColor, reset)
-	b.buf = append(b.buf, '\n')
-	b.EndRecord()
-}
-
-func (b *Buffer) appendRun(text, color, reset []byte) {
-	if len(text) == 0 {
-		return
-	}
-	b.buf = append(b.buf, color...)
-	if b.s.tty && needsQmark(text) {
-		b.buf = appendQmark(b.buf, text, b.s.style)
-	} else {
-		b.buf = append(b.buf, text...)
-	}
-	if color != nil {
-		b.buf = append(b.buf, reset...)
-	}
 }

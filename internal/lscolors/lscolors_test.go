@@ -1,4 +1,4 @@
-package output
+package lscolors
 
 import (
 	"errors"
@@ -77,8 +77,8 @@ var lsColorCases = []struct {
 	{name: "ext key with equals", value: "*a\\=b=35", file: "xa=b", want: "\033[35m"},
 	{name: "ext high bytes", value: "*\xe9=36", file: "caf\xe9", want: "\033[36m"},
 	{name: "ext lc", value: "lc=<:rc=>:*.go=1", file: "x.go", want: "<1>"},
-	{name: "default db", value: DefaultLSColors, file: "a.JPEG", want: "\033[01;35m"},
-	{name: "default db tilde", value: DefaultLSColors, file: "notes~", want: "\033[00;90m"},
+	{name: "default db", value: Dircolors, file: "a.JPEG", want: "\033[01;35m"},
+	{name: "default db tilde", value: Dircolors, file: "notes~", want: "\033[00;90m"},
 
 	// Failures: ls colors nothing and says why.
 	{name: "unknown key", value: "di=1:xx=2", prefix: "xx", fail: true},
@@ -95,14 +95,14 @@ var lsColorCases = []struct {
 	{name: "uppercase key", value: "DI=1", prefix: "DI", fail: true},
 }
 
-func TestParseLSColors(t *testing.T) {
+func TestParse(t *testing.T) {
 	for _, tt := range lsColorCases {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := ParseLSColors(tt.value)
+			c, err := Parse(tt.value)
 			if tt.fail {
-				var le *LSColorsError
+				var le *Error
 				if !errors.As(err, &le) {
-					t.Fatalf("ParseLSColors(%q) = %v, want an LSColorsError", tt.value, err)
+					t.Fatalf("Parse(%q) = %v, want an Error", tt.value, err)
 				}
 				if le.Prefix != tt.prefix {
 					t.Errorf("Prefix = %q, want %q", le.Prefix, tt.prefix)
@@ -113,7 +113,7 @@ func TestParseLSColors(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseLSColors(%q): %v", tt.value, err)
+				t.Fatalf("Parse(%q): %v", tt.value, err)
 			}
 			if tt.file != "" {
 				got, ok := c.Suffix([]byte(tt.file))
@@ -137,7 +137,7 @@ func TestParseLSColors(t *testing.T) {
 }
 
 func TestColored(t *testing.T) {
-	c, err := ParseLSColors("ex=00:su=0:sg=:mh=01:ca=1")
+	c, err := Parse("ex=00:su=0:sg=:mh=01:ca=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestColored(t *testing.T) {
 	if c.LinkAsTarget() {
 		t.Error("LinkAsTarget without ln=target")
 	}
-	if c, _ := ParseLSColors("ln=target"); !c.LinkAsTarget() {
+	if c, _ := Parse("ln=target"); !c.LinkAsTarget() {
 		t.Error("ln=target not seen")
 	}
 }
@@ -160,7 +160,7 @@ func TestColored(t *testing.T) {
 // TestDefaultColors checks the embedded database against what dircolors
 // says of the kinds it colors.
 func TestDefaultColors(t *testing.T) {
-	c := DefaultColors()
+	c := Default()
 	for ind, want := range map[Indicator]string{
 		IndDir: "\033[01;34m", IndLink: "\033[01;36m", IndFIFO: "\033[40;33m",
 		IndOrphan: "\033[40;31;01m", IndMissing: "", IndMultiHardLink: "", IndCap: "",
@@ -182,14 +182,14 @@ func TestDefaultColors(t *testing.T) {
 	}
 }
 
-// FuzzParseLSColors: no input panics; what parses hands out complete
+// FuzzParse: no input panics; what parses hands out complete
 // sequences, and suffix lookups of any name work.
-func FuzzParseLSColors(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, tt := range lsColorCases {
 		f.Add(tt.value, tt.file)
 	}
 	f.Fuzz(func(t *testing.T, value, name string) {
-		c, err := ParseLSColors(value)
+		c, err := Parse(value)
 		if err != nil {
 			if c != nil {
 				t.Fatal("Colors with an error")
@@ -225,65 +225,24 @@ func FuzzParseLSColors(f *testing.F) {
 	})
 }
 
-func TestPrintColored(t *testing.T) {
-	dir, name, reset := []byte("<D>"), []byte("<N>"), []byte("<R>")
-	for _, tt := range []struct {
-		tty             bool
-		path            string
-		split           int
-		dirColor, color []byte
-		want            string
-	}{
-		{false, "./a/b.go", 4, dir, name, "<D>./a/<R><N>b.go<R>\n"},
-		{false, "./a/dir", 4, dir, dir, "<D>./a/dir<R>\n"},
-		{false, "./a/plain", 4, dir, nil, "<D>./a/<R>plain\n"},
-		{false, "./a/b", 4, nil, name, "./a/<N>b<R>\n"},
-		{false, ".", 0, dir, dir, "<D>.<R>\n"},
-		{false, "top", 0, dir, name, "<N>top<R>\n"},
-		{false, "./x\ny", 2, dir, name, "<D>./<R><N>x\ny<R>\n"},
-		// On a terminal the names are escaped, the colors never.
-		{true, "./x\ny", 2, dir, name, "<D>./<R><N>x?y<R>\n"},
-		{true, "d\x1b/e\x1b[0m", 3, []byte("\x1b[1m"), []byte("\x1b[2m"), "\x1b[1md?/<R>\x1b[2me?[0m<R>\n"},
-	} {
-		s, _, contents := newFileSink(t, WithTTY(tt.tty))
-		b := s.NewBuffer()
-		b.PrintColored([]byte(tt.path), tt.split, tt.dirColor, tt.color, reset)
-		b.Flush()
-		if got := contents(); got != tt.want {
-			t.Errorf("PrintColored(%q, %d) = %q, want %q", tt.path, tt.split, got, tt.want)
-		}
-		var esc []byte
-		if !tt.tty {
-			esc = AppendColoredPath(nil, []byte(tt.path), tt.split, tt.dirColor, tt.color, reset,
-				func(dst, text []byte) []byte { return append(dst, text...) })
-			if string(esc)+"\n" != tt.want {
-				t.Errorf("AppendColoredPath(%q) = %q, want %q", tt.path, esc, tt.want)
-			}
-		}
-		s.Close()
-	}
-}
-
-func TestColorNoAllocs(t *testing.T) {
-	c := DefaultColors()
-	s, _, _ := newFileSink(t)
-	defer s.Close()
-	b := s.NewBuffer()
-	path := []byte("./some/dir/file.tar.gz")
+// TestSuffixNoAllocs: looking a name up allocates nothing, so a
+// colored -print costs no allocation per file (output's
+// TestPrintColoredNoAllocs checks the writing).
+func TestSuffixNoAllocs(t *testing.T) {
+	c := Default()
+	name := []byte("file.tar.gz")
 	allocs := testing.AllocsPerRun(1000, func() {
-		color, _ := c.Suffix(path[11:])
-		b.PrintColored(path, 11, c.Color(IndDir), color, c.Reset())
-		if b.Len() > FlushSize/2 {
-			b.buf = b.buf[:0]
+		if color, ok := c.Suffix(name); !ok || len(color) == 0 {
+			t.Fatal("no color for file.tar.gz")
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("%v allocations per colored print", allocs)
+		t.Errorf("%v allocations per lookup", allocs)
 	}
 }
 
 func BenchmarkSuffix(b *testing.B) {
-	c := DefaultColors()
+	c := Default()
 	for _, name := range []string{"main.c", "archive.tar.gz", "Makefile", "photo.JPEG"} {
 		b.Run(name, func(b *testing.B) {
 			n := []byte(name)

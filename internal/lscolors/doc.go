@@ -1,0 +1,11 @@
+// Package lscolors is LS_COLORS as GNU ls reads it: Parse turns a value
+// into Colors, the sequence for each kind of file and each name suffix,
+// and Default is dircolors' built-in database, used when LS_COLORS is
+// unset.
+//
+// In the pipeline predicate's --color (-color) nodes pick a color for
+// each file from Colors; output writes the path in it
+// (output.AppendColoredPath, Buffer.PrintColored), escaped as the
+// destination needs. Looking a color up allocates nothing, so a colored
+// -print costs what a plain one does plus the lookup.
+package lscolors
