@@ -16,6 +16,10 @@ package main
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -621,5 +625,64 @@ func TestCompletionZsh(t *testing.T) {
 	}
 	for i, c := range complCases {
 		checkCase(t, "zsh", c, got[i+1])
+	}
+}
+
+// TestRawCalls holds README.md's claim (Safety, "NFS, FUSE and other
+// slow file systems") that gfind's only raw system calls are the
+// sched_yield of the sorted walk's spin and the two calls that give a
+// signal back its default action: a raw call that blocks in the kernel
+// holds its processor and stalls the garbage collector. It lists every
+// unix.RawSyscall* and syscall.RawSyscall* call in the module's
+// non-test files, with the call number it makes.
+func TestRawCalls(t *testing.T) {
+	want := []string{
+		"internal/die/die_linux.go SYS_RT_SIGACTION",
+		"internal/die/die_linux.go SYS_RT_SIGPROCMASK",
+		"walker/owned_linux.go SYS_SCHED_YIELD",
+	}
+	root := mustAbs(t, "../..")
+	var got []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !strings.HasPrefix(sel.Sel.Name, "RawSyscall") {
+				return true
+			}
+			num := "?"
+			if len(call.Args) > 0 {
+				if s, ok := call.Args[0].(*ast.SelectorExpr); ok {
+					num = s.Sel.Name
+				}
+			}
+			got = append(got, filepath.ToSlash(rel)+" "+num)
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("raw system calls:\n%s\nwant (README.md says so):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
