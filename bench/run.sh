@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - end-to-end benchmark of gfind against GNU find, bfs, fd and the C floor.
 #
-#   bench/run.sh [-n RUNS] [-t TREES_DIR] [-s] [-k] [workload ...]
+#   bench/run.sh [-n RUNS] [-t TREES_DIR] [-s] [-k] [-l LATENCY] [workload ...]
 #
 #   -n RUNS   timed rounds per workload (default 7); one untimed warm-up round comes first
 #   -t DIR    where the trees live (default $BENCH_TREES, else /tmp/gfind-trees);
@@ -9,35 +9,40 @@
 #   -s        also count syscalls of one run per tool (strace -c -f; slow)
 #   -k        keep going when gfind's output differs from GNU find's (gfind is then
 #             left out of that workload's timing; the exit status is still 1)
+#   -l LAT    latfs's delay per lookup, getattr and readdir in lat-print (default 200us)
 #   workloads: src-print src-name src-size src-stat src-quit src-j1 wide-print
 #              wide-size deep-print (the default: all of these), and src-mtime src-color
-#              src-sort src-sort-size wide-sort
+#              src-sort src-sort-size wide-sort, and the slow ones on src: cold-print
+#              cold-size (root: caches dropped before every run), fuse-print fuse-size
+#              (a bindfs -o ro mount), lat-print (a latfs mount, bench/latfs)
 #
 # Environment: GFIND=path uses that binary instead of building ./cmd/gfind (GFIND=/usr/bin/find
 # proves the harness while gfind does not build yet); GFIND_BASE=path adds that gfind binary,
 # with the same arguments, as the "baseline" row timed in the same rounds (a before/after
 # comparison; with unsorted-baseline beside it in the *-sort workloads); FIND, BFS, FD override the other tools;
-# GO picks the go command. Results: a table per workload on stdout, and the same tables as
-# Markdown in bench/out/results-DATE.md. See bench/README.md for how to read them.
+# GO picks the go command; COLD_LOCK=file holds flock(1)'s lock on it around every run of a cold-*
+# workload (its drop_caches included), so that two cold benchmarks on one machine never overlap.
+# Results: a table per workload on stdout, and the same tables as Markdown in bench/out/results-DATE.md. See bench/README.md for how to read them.
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 modroot=$(cd "$here/.." && pwd)
 
 all_workloads=(src-print src-name src-size src-stat src-quit src-j1 wide-print wide-size deep-print)
-extra_workloads=(src-mtime src-color src-sort src-sort-size wide-sort)
+extra_workloads=(src-mtime src-color src-sort src-sort-size wide-sort cold-print cold-size fuse-print fuse-size lat-print)
 # A file name that occurs exactly once in the src tree (checked below), at depth 9. Where it
 # falls in a walk depends on readdir order, i.e. on the filesystem's hash seed.
 QUIT_NAME=api_211.c
 
-RUNS=7 TREES=${BENCH_TREES:-/tmp/gfind-trees} STRACE=0 KEEP=0
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
-while getopts ":n:t:skh" o; do
+RUNS=7 TREES=${BENCH_TREES:-/tmp/gfind-trees} STRACE=0 KEEP=0 LATENCY=200us
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+while getopts ":n:t:skl:h" o; do
   case $o in
     n) RUNS=$OPTARG ;;
     t) TREES=$OPTARG ;;
     s) STRACE=1 ;;
     k) KEEP=1 ;;
+    l) LATENCY=$OPTARG ;;
     h) usage 0 ;;
     *) echo "run.sh: bad option -$OPTARG" >&2; usage 2 ;;
   esac
@@ -117,12 +122,34 @@ FD=$(command -v "${FD:-fdfind}" || true)
 BFS_HAS_J=0
 [[ -z $BFS ]] || ! "$BFS" -j1 / -maxdepth 0 >/dev/null 2>&1 || BFS_HAS_J=1
 
+# The slow workloads walk src with caches dropped (cold-*), through bindfs (fuse-*) or
+# through latfs (lat-*). Why one cannot run here, if it cannot.
+is_slow() { [[ $1 == cold-* || $1 == fuse-* || $1 == lat-* ]]; }
+declare -A unavailable=()
+any_slow=0
+for w in "${workloads[@]}"; do
+  ! is_slow "$w" || any_slow=1
+  case $w in
+    cold-*) [[ -w /proc/sys/vm/drop_caches ]] || unavailable[$w]="needs root, to drop the caches (/proc/sys/vm/drop_caches)" ;;
+    fuse-* | lat-*) [[ -c /dev/fuse ]] || unavailable[$w]="no /dev/fuse" ;;
+  esac
+  [[ -n ${unavailable[$w]:-} || $w != fuse-* ]] || command -v bindfs >/dev/null ||
+    unavailable[$w]="no bindfs (Debian packages bindfs and fuse3)"
+done
+if [[ " ${workloads[*]} " == *" lat-"* && -z ${unavailable[lat-print]:-} ]]; then
+  say "== building latfs (bench/latfs, its own module)"
+  (cd "$here/latfs" && "$GO" build -o "$BIN/latfs" .) || unavailable[lat-print]="bench/latfs did not build"
+fi
+
 # plain: gfind without -s, timed beside gfind -s in the *-sort* workloads only (the cost of sorting)
 if [[ -n ${GFIND_BASE:-} ]]; then
   GFIND_BASE=$(command -v "$GFIND_BASE") || die "GFIND_BASE=$GFIND_BASE is not a command"
 fi
-tools=(find gfind bfs fd floor plain base baseplain)
-declare -A label=([find]="GNU find" [gfind]=gfind [bfs]=bfs [fd]=fd [floor]=floor [plain]=unsorted [base]=baseline [baseplain]="baseline unsorted")
+# gfindj, bfsj and floorN: rows of the slow workloads only.
+tools=(find gfind gfindj bfs bfsj fd floor floor2 floor8 floor16 floor32 plain base baseplain)
+declare -A label=([find]="GNU find" [gfind]=gfind [gfindj]="gfind -j32" [bfs]=bfs [bfsj]="bfs -j32" [fd]=fd [floor]=floor
+  [floor2]="floor -j 2" [floor8]="floor -j 8" [floor16]="floor -j 16" [floor32]="floor -j 32"
+  [plain]=unsorted [base]=baseline [baseplain]="baseline unsorted")
 version() {
   case $1 in
     find) "$FIND" --version | sed -n 1p ;;
@@ -130,6 +157,10 @@ version() {
     bfs) [[ -n $BFS ]] && "$BFS" --version | sed -n 1p || echo "not installed" ;;
     fd) [[ -n $FD ]] && "$FD" --version | sed -n 1p || echo "not installed" ;;
     floor) echo "bench/limit.c (cc -O2 -pthread), $(nproc) threads unless -j 1" ;;
+    gfindj | bfsj | floor2) ((any_slow)) || return 1 ;;&
+    gfindj | bfsj) echo "the ${label[${1%j}]} above with -j32, in the slow workloads only" ;;
+    floor2) echo "the floor with -j 2, 8, 16, 32 in the slow workloads (8 and 16 on FUSE only)" ;;
+    floor8 | floor16 | floor32) return 1 ;;
     plain) echo "the gfind above without -s, in src-sort, src-sort-size and wide-sort only" ;;
     base) [[ -n ${GFIND_BASE:-} ]] && echo "$GFIND_BASE (from GFIND_BASE), with gfind's arguments" || echo "not set (GFIND_BASE)" ;;
     baseplain) echo "the baseline without -s, in the *-sort workloads only" ;;
@@ -138,7 +169,8 @@ version() {
 
 # ---------- trees ----------
 declare -A tree_needed=()
-for w in "${workloads[@]}"; do tree_needed[${w%%-*}]=1; done
+tree_of() { if is_slow "$1"; then echo src; else echo "${1%%-*}"; fi; }
+for w in "${workloads[@]}"; do tree_needed[$(tree_of "$w")]=1; done
 for t in wide src deep; do
   [[ -n ${tree_needed[$t]:-} ]] || continue
   [[ -f $TREES/$t.counts ]] && continue
@@ -148,6 +180,13 @@ for t in wide src deep; do
   "$BIN/mktree" "${f[@]}" "$TREES" "$t"
 done
 count_of() { sed -n "s/^$2=//p" "$TREES/$1.counts"; } # TREE KEY
+root_of() { # WORKLOAD: the directory its tools walk
+  case $1 in
+    fuse-*) echo "$MNT_BIND" ;;
+    lat-*) echo "$MNT_LAT" ;;
+    *) echo "$TREES/$(tree_of "$1")" ;;
+  esac
+}
 
 # ---------- workloads ----------
 describe() {
@@ -166,11 +205,18 @@ describe() {
     wide-print) echo "print every path of wide (one directory, 100,000 files)" ;;
     wide-size) echo "-type f -size +0 on wide: 100,000 stats in one directory, no output" ;;
     deep-print) echo "print every path of deep (2,000 levels, paths up to ~22 KB, past PATH_MAX)" ;;
+    cold-print) echo "print every path of src, cold: page, dentry and inode caches dropped before every run" ;;
+    cold-size) echo "-type f -size +0 on src, cold: caches dropped before every run, so every stat reads an inode from the disk" ;;
+    fuse-print) echo "print every path of src through a bindfs -o ro mount: every call goes through a user-space daemon" ;;
+    fuse-size) echo "-type f -size +0 on src through a bindfs -o ro mount" ;;
+    lat-print) echo "print every path of src through latfs: $LATENCY more per lookup, getattr and readdir, a model of NFS" ;;
   esac
 }
 expected() { # WORKLOAD: the path count the tree's .counts file promises, if it says
   case $1 in
     src-print | src-j1 | src-color | src-sort | wide-print | wide-sort | deep-print) count_of "${1%%-*}" entries ;;
+    cold-print | fuse-print | lat-print) count_of src entries ;;
+    cold-size | fuse-size) count_of src nonempty_files ;;
     src-name) count_of src name_log ;;
     src-size | wide-size | src-sort-size) count_of "${1%%-*}" nonempty_files ;;
     src-quit) echo 1 ;;
@@ -179,8 +225,38 @@ expected() { # WORKLOAD: the path count the tree's .counts file promises, if it 
 
 # tool_cmd TOOL WORKLOAD: sets CMD to the tool's command line, or SKIP to why it has none.
 tool_cmd() {
-  local tool=$1 w=$2 T=$TREES/${2%%-*}
+  local tool=$1 w=$2 T
+  T=$(root_of "$w")
   CMD=() SKIP=
+  case $tool in
+    floor | gfindj | bfsj | floor*)
+      if [[ $tool == floor ]]; then
+        ! is_slow "$w" || return 1 # no note: the slow workloads have floors of fixed threads
+      else
+        is_slow "$w" || return 1 # no note: these rows exist for the slow workloads only
+      fi
+      ;;
+  esac
+  case $tool in
+    floor?*)
+      local j=${tool#floor}
+      [[ $w != cold-* || $j == 2 || $j == 32 ]] || return 1 # no note: cold runs are long; 2 and 32 bound them
+      CMD=("$LIMIT" -j "$j")
+      [[ $w != *-size ]] || CMD+=(-s)
+      CMD+=("$T")
+      return 0
+      ;;
+    gfindj | bfsj)
+      if [[ $tool == gfindj ]] && ((GFIND_IS_GNU)); then SKIP="GNU find, standing in for gfind, has no -j"; return 1; fi
+      if [[ $tool == bfsj ]] && [[ -n $BFS ]] && ((!BFS_HAS_J)); then SKIP="$("$BFS" --version | sed -n 1p) has no -j"; return 1; fi
+      tool_cmd "${tool%j}" "$w" || return 1
+      CMD=("${CMD[0]}" -j32 "${CMD[@]:1}")
+      return 0
+      ;;
+    fd)
+      if is_slow "$w" && [[ $w != *-print ]]; then SKIP="the slow workloads time fd on print only"; return 1; fi
+      ;;
+  esac
   if [[ $tool == base || $tool == baseplain ]]; then
     [[ -n ${GFIND_BASE:-} ]] || return 1 # no note: it exists only for a before/after run
     local as=gfind
@@ -262,8 +338,30 @@ tool_cmd() {
 
 # ---------- helpers ----------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gfind-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# The FUSE mount points live outside $tmp, which is removed with rm -rf: a mount that
+# failed to go must never be recursed into.
+mnts=() latfs_pid=
+cleanup() {
+  local m
+  for m in "${mnts[@]}"; do
+    ! mountpoint -q "$m" || fusermount3 -u "$m" 2>/dev/null || umount "$m" 2>/dev/null || umount -l "$m" ||
+      say "run.sh: could not unmount $m"
+  done
+  if [[ -n $latfs_pid ]]; then
+    kill "$latfs_pid" 2>/dev/null || true
+    wait "$latfs_pid" 2>/dev/null || true
+  fi
+  for m in "${mnts[@]}"; do mountpoint -q "$m" || rmdir "$m" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# Cold runs: each one, its drop_caches included, under COLD_LOCK's lock if set.
+lockfd=
+cold_lock() { [[ -z ${COLD_LOCK:-} ]] || { exec {lockfd}>>"$COLD_LOCK" && flock "$lockfd"; }; }
+cold_unlock() { [[ -z $lockfd ]] || { exec {lockfd}>&- && lockfd=; }; }
+drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 
 median() { sort -n | awk '{a[NR]=$1} END {if (!NR) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 minimum() { sort -n | sed -n 1p; }
@@ -272,12 +370,52 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "" || a == "nan" |
 mib() { awk -v k="$1" 'BEGIN {if (k == "nan" || k == "") print "-"; else printf "%.1f MiB", k/1024}'; }
 shown() { local s= a; for a in "$@"; do s+="${s:+ }$(printf '%q' "$a")"; done; s=${s//$TREES/\$TREES}; printf '%s' "${s//$modroot\//}"; }
 
+# mount_fuse WORKLOAD DIR COMMAND...: mounts src on DIR with COMMAND (run in the background
+# for latfs, which serves in the foreground), waiting until the mount is there.
+mount_fuse() {
+  local w=$1 m=$2
+  shift 2
+  mkdir "$m" && mnts+=("$m")
+  say "== mounting $m for $w: $(shown "$@")"
+  if [[ $w == lat-* ]]; then
+    "$@" 2>"$tmp/latfs.err" &
+    latfs_pid=$!
+  elif ! "$@" 2>"$tmp/mount.err"; then
+    unavailable[$w]="the mount failed: $(head -c 200 "$tmp/mount.err")"
+    return
+  fi
+  local i
+  for ((i = 0; i < 100; i++)); do
+    ! mountpoint -q "$m" || return 0
+    [[ -z $latfs_pid ]] || kill -0 "$latfs_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  unavailable[$w]="the mount did not come up: $(head -c 200 "$tmp/latfs.err" 2>/dev/null)"
+}
+MNT_BIND=$tmp.bindfs MNT_LAT=$tmp.latfs
+for w in "${workloads[@]}"; do
+  [[ -z ${unavailable[$w]:-} ]] || continue
+  case $w in
+    fuse-*)
+      if [[ -z ${bind_tried:-} ]]; then
+        bind_tried=$w
+        mount_fuse "$w" "$MNT_BIND" bindfs -o ro "$TREES/src" "$MNT_BIND"
+      else
+        [[ -z ${unavailable[$bind_tried]:-} ]] || unavailable[$w]=${unavailable[$bind_tried]}
+      fi
+      ;;
+    lat-print) mount_fuse "$w" "$MNT_LAT" "$BIN/latfs" -latency "$LATENCY" "$TREES/src" "$MNT_LAT" ;;
+  esac
+done
+
 # run_timed IDX [RECORD]: one run of tool IDX through timeit, output to /dev/null; unless
 # RECORD is 0 it appends the wall time (µs), CPU time (µs) and peak RSS (KiB) to its files.
 run_timed() {
   local -n c=CMD_$1
   local wall cpu rss rc
+  if [[ $w == cold-* ]]; then cold_lock && drop_caches; fi
   read -r wall cpu rss rc < <("$TIMEIT" -e "$tmp/stderr" -- "${c[@]}") || true
+  [[ $w != cold-* ]] || cold_unlock
   [[ -n ${rc:-} ]] || die "timeit failed on $(shown "${c[@]}")"
   ((rc == 0)) || runerr[$1]="exit $rc: $(head -c 200 "$tmp/stderr")"
   ((${2:-1})) || return 0
@@ -289,6 +427,7 @@ run_timed() {
 # The launch cost every measurement carries (posix_spawn, exec, wait4), from /bin/true.
 CMD_overhead=(/bin/true)
 declare -A runerr=()
+w=
 for ((r = 0; r < 2 * RUNS + 1; r++)); do run_timed overhead 1; done
 overhead_us=$(median <"$tmp/wall.overhead")
 
@@ -301,8 +440,11 @@ status=0
   echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p), Linux $(uname -r), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- trees: \`$TREES\` ($(df -PT "$TREES" | awk 'NR==2 {print $2}'))"
   echo "- warm cache, output to /dev/null, $RUNS interleaved rounds after one warm-up round; times are medians (min also shown)"
+  if ((any_slow)); then
+    echo "- the slow workloads (cold-*, fuse-*, lat-*) have no warm-up round (the output check before the timing warms the FUSE ones); in cold-* every run starts with \`sync; echo 3 > /proc/sys/vm/drop_caches\`; their \"x floor\" is over the 32-thread floor in cold-*, over the fastest floor row on FUSE"
+  fi
   echo "- launch overhead included in every time (posix_spawn of /bin/true, exec, wait4): $(ms "$overhead_us")"
-  for t in "${tools[@]}"; do echo "- ${label[$t]}: $(version "$t")"; done
+  for t in "${tools[@]}"; do v=$(version "$t") && echo "- ${label[$t]}: $v"; done
   echo "- ratios: tool median / GNU find median, and tool median / floor median (lower is faster)"
   load=$(cut -d' ' -f1 /proc/loadavg)
   if awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l > n / 2)}'; then
@@ -316,9 +458,14 @@ cat "$md"
 
 # ---------- per workload ----------
 for w in "${workloads[@]}"; do
-  T=$TREES/${w%%-*}
+  T=$(root_of "$w")
   echo
   echo "=== $w: $(describe "$w")"
+  if [[ -n ${unavailable[$w]:-} ]]; then
+    echo "(skipped: ${unavailable[$w]})"
+    printf '\n### %s: %s\n\nskipped: %s\n' "$w" "$(describe "$w")" "${unavailable[$w]}" >>"$md"
+    continue
+  fi
   active=() notes=()
   unset "${!CMD_@}" 2>/dev/null || true
   i=0
@@ -343,7 +490,9 @@ for w in "${workloads[@]}"; do
     i=${a%%:*} t=${a#*:}
     declare -n c=CMD_$i
     rc=0
+    [[ $w != cold-* ]] || cold_lock # a warm run, but its reads would disturb another's cold one
     "${c[@]}" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+    [[ $w != cold-* ]] || cold_unlock
     unset -n c
     if [[ $w == src-color ]]; then sed -i $'s/\x1b\\[[0-9;]*m//g' "$tmp/raw"; fi # compare names, not colors
     if [[ $t == fd ]]; then sed 's:/$::' "$tmp/raw"; else cat "$tmp/raw"; fi | sort >"$tmp/sorted.$t"
@@ -393,8 +542,10 @@ for w in "${workloads[@]}"; do
   # 2. interleaved timing: round 0 is the warm-up
   rm -f "$tmp"/wall.[0-9]* "$tmp"/cpu.[0-9]* "$tmp"/rss.[0-9]*
   runerr=()
-  say "-- timing ${#active[@]} tools, 1 warm-up + $RUNS rounds"
-  for ((r = 0; r <= RUNS; r++)); do
+  first=0
+  ! is_slow "$w" || first=1
+  say "-- timing ${#active[@]} tools, $((1 - first)) warm-up + $RUNS rounds"
+  for ((r = first; r <= RUNS; r++)); do
     for a in "${active[@]}"; do run_timed "${a%%:*}" $((r > 0)); done
     printf '.' >&2
   done
@@ -428,6 +579,10 @@ for w in "${workloads[@]}"; do
     [[ -z ${runerr[$i]:-} ]] || notes+=("${label[$t]}: a timed run failed: ${runerr[$i]}")
   done
   fl=${med[floor]:-}
+  case $w in
+    cold-*) fl=${med[floor32]:-} ;;
+    fuse-* | lat-*) fl=$(for t in floor2 floor8 floor16 floor32; do [[ -z ${med[$t]:-} ]] || echo "${med[$t]}"; done | minimum) ;;
+  esac
   hdr=(tool median min "x find" "x floor" "CPU u+s" "peak RSS")
   ((!STRACE)) || hdr+=(syscalls "stat calls")
   {
