@@ -441,8 +441,9 @@ status=0
   echo "- trees: \`$TREES\` ($(df -PT "$TREES" | awk 'NR==2 {print $2}'))"
   echo "- warm cache, output to /dev/null, $RUNS interleaved rounds after one warm-up round; times are medians (min also shown)"
   if ((any_slow)); then
-    echo "- the slow workloads (cold-*, fuse-*, lat-*) have no warm-up round (the output check before the timing warms the FUSE ones); in cold-* every run starts with \`sync; echo 3 > /proc/sys/vm/drop_caches\`; their \"x floor\" is over the 32-thread floor in cold-*, over the fastest floor row on FUSE"
+    echo "- except in the slow workloads (cold-*, fuse-*, lat-*): no warm-up round (the output check before the timing warms the FUSE ones); in cold-* every run starts with \`sync; echo 3 > /proc/sys/vm/drop_caches\`$([[ -z ${COLD_LOCK:-} ]] || echo ", under flock on $COLD_LOCK"); their \"x floor\" is over the 32-thread floor in cold-*, over the fastest floor row on FUSE"
   fi
+  [[ " ${workloads[*]} " != *" lat-"* ]] || echo "- latfs: bench/latfs (go-fuse v2.12.1), -latency $LATENCY per lookup, getattr, readdir and readdirplus"
   echo "- launch overhead included in every time (posix_spawn of /bin/true, exec, wait4): $(ms "$overhead_us")"
   for t in "${tools[@]}"; do v=$(version "$t") && echo "- ${label[$t]}: $v"; done
   echo "- ratios: tool median / GNU find median, and tool median / floor median (lower is faster)"
