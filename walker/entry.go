@@ -72,7 +72,18 @@ type Options struct {
 	// Workers is the number of goroutines reading directories; 0 means
 	// GOMAXPROCS. With 1 the walk is serial and in GNU find's order.
 	Workers int
-	Follow  Follow
+	// MaxWorkers is the most workers the parallel walk grows to while
+	// its calls block (a cold cache, a remote file system), with Procs;
+	// no more than Workers when 0. Entry.Worker is below the larger of
+	// Workers and MaxWorkers.
+	MaxWorkers int
+	// Procs, when set, is called to set the number of Ps
+	// (runtime.GOMAXPROCS) the process runs: the parallel walk raises it
+	// while its calls block, up to the larger of Workers and MaxWorkers,
+	// and sets it back when they are fast again and at its end. The
+	// walker never changes it itself.
+	Procs  func(n int) `json:"-"`
+	Follow Follow
 	// MaxDepth < 0 means no limit. Entries deeper than MaxDepth are not
 	// visited and directories at MaxDepth are not read.
 	MaxDepth int
@@ -214,6 +225,9 @@ type Entry struct {
 	// worker has one Entry for its whole walk, so this is a per-worker
 	// count that costs one increment and no atomic (for --stats).
 	nstat int64
+	// ad, in a parallel walk that adapts, is told how long stats take.
+	ad       *adapt
+	nsampled uint32 // stats, for sampling
 	// lazy opens the directory when dirfd is dirfdLazy: the sorted walk
 	// closes a directory of files as soon as it has read it, and opens
 	// it again only if a visit needs it (sorted_linux.go).

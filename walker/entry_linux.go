@@ -26,6 +26,12 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 		return e.noName()
 	}
 	e.nstat++
+	if e.ad != nil {
+		pr := e.ad.begin(&e.nsampled, statSample)
+		err := fstatat(e.dirfd, name, st, flags)
+		e.ad.end(pr, statSample)
+		return err
+	}
 	return fstatat(e.dirfd, name, st, flags)
 }
 

@@ -1,6 +1,7 @@
 package walker
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -34,7 +35,11 @@ import (
 // chain of single subdirectories never wakes anyone.
 type pool struct {
 	w       *walk
-	workers []*worker
+	workers []*worker    // workers[:nmade] are made; the rest may be, when the walk grows
+	nmade   atomic.Int32 // workers made (and, once started, running)
+	active  atomic.Int32 // workers that may take work; those above park
+	nbase   int          // the workers the walk starts with (Options.Workers, or fewer)
+	ad      *adapt       // nil: the walk does not adapt
 	roots   *rootSource  // the starting points, queued one at a time in order
 	pending atomic.Int64 // items pushed and not yet finished
 	queued  atomic.Int64 // items sitting in stacks
@@ -42,6 +47,7 @@ type pool struct {
 
 	mu   sync.Mutex // guards done and the sleep/wake protocol
 	cond sync.Cond
+	park sync.Cond // parked workers wait on it for the walk to grow
 	done bool
 
 	// started says the workers other than the first are running. They
@@ -78,20 +84,28 @@ type worker struct {
 	names []byte  // arena for the items' names
 	held  *dir    // the path buffer's directory, referenced (holdPath)
 
+	ncalls    uint32 // opens and reads, for sampling (adapt)
 	spareDirs []*dir // free list of items (allocDir, unref), spilling to the pool's
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
-// budget may allow fewer).
-func runParallel(w *walk, roots *rootSource, n int) {
+// budget may allow fewer), growing to up to fed while calls block.
+func runParallel(w *walk, roots *rootSource, n, fed int) {
 	p := &pool{w: w}
 	p.cond.L = &p.mu
-	p.workers = make([]*worker, n)
-	for i := range p.workers {
-		k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
-		k.init(w, i)
-		p.workers[i] = k
+	p.park.L = &p.mu
+	p.ad = newAdapt(p, runtime.GOMAXPROCS(0), max(n, fed))
+	p.workers = make([]*worker, n, max(n, fed))
+	if p.ad != nil {
+		p.workers = p.workers[:cap(p.workers)]
 	}
+	for i := range n {
+		p.workers[i] = p.newWorker(i)
+	}
+	p.nbase = n
+	p.nmade.Store(int32(n))
+	p.active.Store(int32(n))
+	defer p.ad.done()
 	first, ok := roots.take()
 	if !ok {
 		return
@@ -109,8 +123,44 @@ func runParallel(w *walk, roots *rootSource, n int) {
 	// started by the first push with work to share.
 	p.workers[0].run()
 	p.helpers.Wait()
-	for _, k := range p.workers {
+	for _, k := range p.workers[:p.nmade.Load()] {
 		k.spill(0)
+	}
+}
+
+func (p *pool) newWorker(i int) *worker {
+	k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
+	k.init(p.w, i)
+	k.e.ad = p.ad
+	return k
+}
+
+// resize sets the Ps to level and lets the workers that many (or
+// Workers, whichever is more) take work, making and starting those not
+// made yet. Called by adapt.decide, one call at a time, once the
+// helpers run.
+func (p *pool) resize(level int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	p.w.opt.Procs(level)
+	n := max(min(level, len(p.workers)), p.nbase)
+	for i := int(p.nmade.Load()); i < n; i++ {
+		k := p.newWorker(i)
+		p.workers[i] = k
+		p.nmade.Store(int32(i + 1))
+		p.helpers.Add(1)
+		go func() {
+			defer p.helpers.Done()
+			k.run()
+		}()
+	}
+	p.active.Store(int32(n))
+	p.park.Broadcast()
+	if p.queued.Load() > 0 {
+		p.cond.Broadcast()
 	}
 }
 
@@ -123,7 +173,7 @@ func (p *pool) startHelpers() {
 		return
 	}
 	p.started.Store(true)
-	for _, k := range p.workers[1:] {
+	for _, k := range p.workers[1:p.nbase] {
 		p.helpers.Add(1)
 		go func() {
 			defer p.helpers.Done()
@@ -160,6 +210,12 @@ func (k *worker) run() {
 	p := k.p
 	for {
 		d := k.pop()
+		if d == nil && k.id >= int(p.active.Load()) {
+			if !k.parkWait() {
+				return
+			}
+			continue
+		}
 		if d == nil {
 			d = k.steal()
 		}
@@ -178,6 +234,7 @@ func (k *worker) run() {
 			p.mu.Lock()
 			p.done = true
 			p.cond.Broadcast()
+			p.park.Broadcast()
 			p.mu.Unlock()
 			return
 		}
@@ -235,7 +292,7 @@ func (k *worker) steal() *dir {
 	if p.queued.Load() == 0 {
 		return nil
 	}
-	n := len(p.workers)
+	n := int(p.nmade.Load())
 	for i := 1; i < n; i++ {
 		v := p.workers[(k.id+i)%n]
 		v.mu.Lock()
@@ -277,6 +334,33 @@ func (k *worker) waitWork() bool {
 	return !p.done
 }
 
+// begin starts a probe of an open or a read, when the walk adapts.
+func (k *worker) begin() probe {
+	if k.p.ad == nil {
+		return probe{t0: -1}
+	}
+	return k.p.ad.begin(&k.ncalls, callSample)
+}
+
+// end ends a probe begun by begin.
+func (k *worker) end(pr probe) {
+	if pr.t0 >= 0 {
+		k.p.ad.end(pr, callSample)
+	}
+}
+
+// parkWait sleeps while k is above the workers that may take work; it
+// returns false at the end of the walk.
+func (k *worker) parkWait() bool {
+	p := k.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k.id >= int(p.active.Load()) && !p.done {
+		p.park.Wait()
+	}
+	return !p.done
+}
+
 // process handles one item: a root (stat and visit it first) or a
 // directory whose pre-order visit was made by its parent's reader.
 func (k *worker) process(d *dir) {
@@ -302,7 +386,10 @@ func (k *worker) process(d *dir) {
 	}
 	// Pre-order: once open, d needs nothing from its parent. Post-order:
 	// d's own visit will need the parent's descriptor.
-	if err := w.openChild(d, &k.scratch, !opt.PostOrder); err != nil {
+	pr := k.begin()
+	err := w.openChild(d, &k.scratch, !opt.PostOrder)
+	k.end(pr)
+	if err != nil {
 		k.openFailed(d, -1, err) // before complete reads d.vanished
 	} else {
 		k.readDir(d)
@@ -372,7 +459,10 @@ func (k *worker) readDir(d *dir) {
 	// thread) costs more than it saves (bench/NOTES.md).
 	costly := false
 	for !w.stop.Load() {
+		pr := k.begin()
+		hookBeforeRead(d)
 		buf := rd.next()
+		k.end(pr)
 		if len(k.batch) > 0 {
 			// The last chunk's children go out now that it is known
 			// whether more will follow: if not, this worker will pop

@@ -73,3 +73,28 @@ func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
 	}
 	return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0
 }
+
+// beforeRead is the test seam before each getdents call of the parallel
+// walk, inside the time the walk measures: a hook that blocks makes the
+// directory reads look like those of a cold cache or a remote file
+// system. Nil outside tests.
+var beforeRead atomic.Pointer[func(path string)]
+
+// SetBeforeReadHook is for tests only: it installs f, called with the
+// path of each directory before each of its reads in the parallel walk,
+// and returns a function that restores the previous hook.
+func SetBeforeReadHook(f func(path string)) (restore func()) {
+	var p *func(string)
+	if f != nil {
+		p = &f
+	}
+	old := beforeRead.Swap(p)
+	return func() { beforeRead.Store(old) }
+}
+
+// hookBeforeRead calls the test hook, if any, for d.
+func hookBeforeRead(d *dir) {
+	if f := beforeRead.Load(); f != nil {
+		(*f)(d.path())
+	}
+}

@@ -21,8 +21,10 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	w := &walk{opt: opt, visit: visit}
-	var workers int
-	w.fds, workers = newFDs(opt.Workers)
+	// The budget is made for the most workers the walk may grow to.
+	fed := 0
+	w.fds, fed = newFDs(max(opt.Workers, opt.MaxWorkers))
+	workers := min(opt.Workers, fed)
 	if opt.Sort {
 		runSorted(w, roots, workers)
 		return nil
@@ -38,7 +40,7 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 		}
 		return nil
 	}
-	runParallel(w, roots, workers)
+	runParallel(w, roots, workers, fed)
 	return nil
 }
 

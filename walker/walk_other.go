@@ -19,3 +19,5 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 func (e *Entry) fstatat(st *unix.Stat_t, flags int) error { return unix.ENOSYS }
 
 func (e *Entry) readlinkat(buf []byte) (int, error) { return 0, unix.ENOSYS }
+
+type adapt struct{}

@@ -15,6 +15,11 @@ import (
 	"golang.org/x/term"
 )
 
+// maxAdaptWorkers is the most workers (and Ps) a walk without -j grows
+// to while its calls block: about what a virtio disk or an NFS server
+// serves at once.
+const maxAdaptWorkers = 32
+
 func main() {
 	os.Exit(run(os.Args[1:]))
 }
@@ -81,6 +86,13 @@ func run(args []string) int {
 	}
 	walk := cmd.Walk
 	walk.Workers = workers
+	if opts.cli.Threads <= 0 && !walk.Sort {
+		// No -j: the walk grows to maxAdaptWorkers while its calls
+		// block (a cold cache, a remote file system).
+		walk.MaxWorkers = max(workers, maxAdaptWorkers)
+	}
+	walk.Procs = func(n int) { runtime.GOMAXPROCS(n) }
+	workers = max(workers, walk.MaxWorkers)
 	walk.Sort = walk.Sort || opts.cli.Sort
 	if walk.Sort && os.Getenv("GOGC") == "" {
 		// -s holds a window of sorted listings, a few MiB of live heap

@@ -1,0 +1,159 @@
+package walker
+
+import (
+	"golang.org/x/sys/unix"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	_ "unsafe" // for go:linkname
+)
+
+// Adapting the parallel walk to slow calls.
+//
+// A warm walk is CPU-bound: its calls return in microseconds, and more
+// threads than CPUs only cost it. A cold or remote one is latency-bound:
+// its calls wait on a disk or a server, and it goes as fast as the
+// number of calls it keeps in flight. A goroutine blocked in a system
+// call keeps its P until sysmon takes it back, so that number follows
+// GOMAXPROCS, not the number of workers.
+//
+// So the walk watches its own calls. Every open and directory read, and
+// one stat in statSample, is timed; a call longer than slowCall (far
+// above what a cached one costs) counts as blocked. Once per window, the
+// worker that notices the window is over compares the time spent in
+// blocked calls with the worker time the window offered (its length
+// times the Ps): above growAt, the walk doubles its Ps (Options.Procs)
+// and its workers, up to the cap (Options.MaxWorkers); below shrinkAt it
+// halves them, down to where it started. Workers above the current
+// count finish their own stacks and park; they steal nothing.
+//
+// A single long call (a thread preempted on a busy machine) is not
+// enough: a window needs minSlow blocked calls to grow.
+type adapt struct {
+	p    *pool
+	base int // Ps at the start of the walk
+	cap  int // most Ps and workers
+
+	level    atomic.Int32 // current Ps
+	slowNs   atomic.Int64 // time in blocked calls in this window (sampled calls weighted)
+	nslow    atomic.Int32 // blocked calls in this window
+	start    atomic.Int64 // nanotime at the start of this window
+	cpu      int64        // the process's CPU time at the start of this window
+	ncpu     int          // CPUs the process may run on
+	deciding sync.Mutex   // one decision at a time (TryLock)
+}
+
+const (
+	slowCall   = 50_000    // ns: a cached open, read or stat of a small directory takes a few µs
+	window     = 5_000_000 // ns between decisions
+	growAt     = 0.25      // fraction of the worker time spent blocked, to grow
+	shrinkAt   = 0.05      // ... and below which to shrink
+	busyAt     = 0.9       // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
+	minSlow    = 3         // blocked sampled calls in a window, to grow
+	callSample = 4         // one open or read in callSample is timed
+	statSample = 16        // one stat in statSample is timed
+)
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// newAdapt returns the adapter of a parallel walk, or nil when the walk
+// cannot grow (no Procs callback, or no room above the start).
+func newAdapt(p *pool, base, cap int) *adapt {
+	if p.w.opt.Procs == nil || cap <= base {
+		return nil
+	}
+	a := &adapt{p: p, base: base, cap: cap}
+	a.level.Store(int32(base))
+	a.start.Store(nanotime())
+	a.cpu = processCPU()
+	a.ncpu = runtime.NumCPU()
+	return a
+}
+
+// A probe is one sampled call: when it started, and how many times its
+// thread had slept (voluntary context switches) by then.
+type probe struct{ t0, nvcsw int64 }
+
+// begin counts a call in *n and, every every calls, starts a probe of
+// it; t0 < 0 says the call is not sampled.
+func (a *adapt) begin(n *uint32, every uint32) probe {
+	if *n++; *n%every != 0 {
+		return probe{t0: -1}
+	}
+	return probe{t0: nanotime(), nvcsw: threadSleeps()}
+}
+
+// end records a sampled call, which stands for weight calls, and decides
+// when the window is over. A call blocked when it was slow and its
+// thread slept in it: a thread preempted (a busy machine, or more
+// threads than CPUs) is slow too, but did not sleep.
+func (a *adapt) end(pr probe, weight int64) {
+	if pr.t0 < 0 {
+		return
+	}
+	now := nanotime()
+	d := now - pr.t0
+	if d > slowCall && threadSleeps() > pr.nvcsw {
+		a.slowNs.Add(d * weight)
+		a.nslow.Add(1)
+	}
+	if now-a.start.Load() >= window {
+		a.decide(now)
+	}
+}
+
+func (a *adapt) decide(now int64) {
+	if !a.deciding.TryLock() {
+		return
+	}
+	defer a.deciding.Unlock()
+	elapsed := now - a.start.Load()
+	if elapsed < window || !a.p.started.Load() {
+		return
+	}
+	a.start.Store(now)
+	cpu := processCPU()
+	busy := float64(cpu-a.cpu) / float64(elapsed*int64(a.ncpu))
+	a.cpu = cpu
+	slow, n := a.slowNs.Swap(0), a.nslow.Swap(0)
+	level := int(a.level.Load())
+	frac := float64(slow) / float64(elapsed*int64(level))
+	next := level
+	switch {
+	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:
+		next = min(a.cap, 2*level)
+	case (frac < shrinkAt || busy >= busyAt) && level > a.base:
+		next = max(a.base, level/2)
+	}
+	if next != level {
+		a.level.Store(int32(next))
+		a.p.resize(next)
+	}
+}
+
+// done gives the process back the Ps it had before the walk.
+func (a *adapt) done() {
+	if a != nil && int(a.level.Load()) != a.base {
+		a.p.w.opt.Procs(a.base)
+	}
+}
+
+// processCPU returns the CPU time the process has used, in ns.
+func processCPU() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return ts.Nano()
+}
+
+// threadSleeps returns the number of times the calling thread slept
+// (ru_nvcsw).
+func threadSleeps() int64 {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_THREAD, &ru) != nil {
+		return 0
+	}
+	return ru.Nvcsw
+}
