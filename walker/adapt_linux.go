@@ -1,11 +1,12 @@
 package walker
 
 import (
-	"golang.org/x/sys/unix"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	_ "unsafe" // for go:linkname
+
+	"golang.org/x/sys/unix"
 )
 
 // Adapting the parallel walk to slow calls.
@@ -17,18 +18,20 @@ import (
 // call keeps its P until sysmon takes it back, so that number follows
 // GOMAXPROCS, not the number of workers.
 //
-// So the walk watches its own calls. Every open and directory read, and
-// one stat in statSample, is timed; a call longer than slowCall (far
-// above what a cached one costs) counts as blocked. Once per window, the
-// worker that notices the window is over compares the time spent in
-// blocked calls with the worker time the window offered (its length
-// times the Ps): above growAt, the walk doubles its Ps (Options.Procs)
-// and its workers, up to the cap (Options.MaxWorkers); below shrinkAt it
-// halves them, down to where it started. Workers above the current
-// count finish their own stacks and park; they steal nothing.
-//
-// A single long call (a thread preempted on a busy machine) is not
-// enough: a window needs minSlow blocked calls to grow.
+// So the walk watches its own calls. One open or directory read in
+// callSample, and one stat in statSample, is probed: it blocked if it
+// took longer than slowCall (far above what a cached call costs) and its
+// thread slept in it (a voluntary context switch: a thread preempted on
+// a busy machine, or by the walk's own extra threads, is slow too but
+// did not sleep). Once per window, the worker that notices the window is
+// over compares the time spent in blocked calls with the worker time the
+// window offered (its length times the Ps): above growAt, with minSlow
+// blocked calls and CPUs not saturated, the walk doubles its Ps
+// (Options.Procs) and its workers, up to the cap (Options.MaxWorkers);
+// below shrinkAt, or with the CPUs saturated (busyAt), it halves them,
+// down to where it started. Workers above the current count finish
+// their own stacks and park; they steal nothing. Too few blocked calls
+// to tell extend the window, up to maxWindow.
 type adapt struct {
 	p    *pool
 	base int // Ps at the start of the walk
@@ -36,7 +39,7 @@ type adapt struct {
 
 	level    atomic.Int32 // current Ps
 	slowNs   atomic.Int64 // time in blocked calls in this window (sampled calls weighted)
-	nslow    atomic.Int32 // blocked calls in this window
+	nslow    atomic.Int32 // blocked calls in this window (weighted)
 	start    atomic.Int64 // nanotime at the start of this window
 	cpu      int64        // the process's CPU time at the start of this window
 	ncpu     int          // CPUs the process may run on
@@ -46,12 +49,13 @@ type adapt struct {
 const (
 	slowCall   = 50_000    // ns: a cached open, read or stat of a small directory takes a few µs
 	window     = 5_000_000 // ns between decisions
-	growAt     = 0.25      // fraction of the worker time spent blocked, to grow
-	shrinkAt   = 0.05      // ... and below which to shrink
-	busyAt     = 0.9       // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
-	minSlow    = 3         // blocked sampled calls in a window, to grow
-	callSample = 4         // one open or read in callSample is timed
-	statSample = 16        // one stat in statSample is timed
+	maxWindow  = 4 * window
+	growAt     = 0.25 // fraction of the worker time spent blocked, to grow
+	shrinkAt   = 0.05 // ... and below which to shrink
+	busyAt     = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
+	minSlow    = 12   // blocked calls (sampled ones, weighted) in a window, to grow
+	callSample = 4    // one open or read in callSample is timed
+	statSample = 16   // one stat in statSample is timed
 )
 
 //go:linkname nanotime runtime.nanotime
@@ -96,7 +100,7 @@ func (a *adapt) end(pr probe, weight int64) {
 	d := now - pr.t0
 	if d > slowCall && threadSleeps() > pr.nvcsw {
 		a.slowNs.Add(d * weight)
-		a.nslow.Add(1)
+		a.nslow.Add(int32(weight))
 	}
 	if now-a.start.Load() >= window {
 		a.decide(now)
@@ -112,13 +116,20 @@ func (a *adapt) decide(now int64) {
 	if elapsed < window || !a.p.started.Load() {
 		return
 	}
+	slow, n := a.slowNs.Load(), a.nslow.Load()
+	level := int(a.level.Load())
+	frac := float64(slow) / float64(elapsed*int64(level))
+	if frac > growAt && n < minSlow && elapsed < maxWindow {
+		// Blocked, by too few calls to tell yet (a few long ones, or
+		// few samples): the window is extended.
+		return
+	}
 	a.start.Store(now)
+	a.slowNs.Add(-slow)
+	a.nslow.Add(-n)
 	cpu := processCPU()
 	busy := float64(cpu-a.cpu) / float64(elapsed*int64(a.ncpu))
 	a.cpu = cpu
-	slow, n := a.slowNs.Swap(0), a.nslow.Swap(0)
-	level := int(a.level.Load())
-	frac := float64(slow) / float64(elapsed*int64(level))
 	next := level
 	switch {
 	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:

@@ -1,0 +1,136 @@
+package walker
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestAdaptToBlockingReads proves the mechanism of adapt_linux.go, not
+// its speed: while every directory read blocks in a system call (a
+// nanosleep, as a read of a cold disk or a remote server would), the
+// walk grows until more reads are in flight than there are CPUs; once
+// the reads stop blocking (they spin instead, as a CPU-bound read
+// would: slow, but never sleeping), the Ps drop back to where they
+// were, during the same walk. Nothing is timed but by generous
+// deadlines: the phases are switched by what the hook observes.
+func TestAdaptToBlockingReads(t *testing.T) {
+	root := t.TempDir()
+	// Enough directories that the second phase outlasts a few decision
+	// windows however the first one went.
+	for i := range 40 {
+		for j := range 50 {
+			must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint(i), fmt.Sprint(j)), 0o755))
+		}
+	}
+	ncpu := runtime.NumCPU()
+	base := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(base)
+	var (
+		level    atomic.Int32 // the Ps the walk asked for last
+		inflight atomic.Int32 // reads in the hook now
+		most     atomic.Int32 // the most reads in flight, while blocking
+		blocking atomic.Bool  // phase one: reads block
+		dropped  atomic.Bool  // phase two saw the Ps back at base
+	)
+	level.Store(int32(base))
+	blocking.Store(true)
+	deadline := time.Now().Add(30 * time.Second)
+	restore := SetBeforeReadHook(func(path string) {
+		if !strings.HasPrefix(path, root) {
+			return
+		}
+		if blocking.Load() {
+			n := inflight.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			ts := unix.NsecToTimespec(int64(3 * time.Millisecond))
+			unix.Nanosleep(&ts, nil)
+			inflight.Add(-1)
+			if int(most.Load()) > ncpu || time.Now().After(deadline) {
+				blocking.Store(false)
+			}
+			return
+		}
+		if int(level.Load()) == base {
+			dropped.Store(true)
+			return
+		}
+		for start := time.Now(); time.Since(start) < 200*time.Microsecond; {
+		}
+	})
+	defer restore()
+	var seen []int
+	opt := Options{
+		Workers:    base,
+		MaxWorkers: max(32, 4*ncpu),
+		MaxDepth:   -1,
+		Procs: func(n int) {
+			seen = append(seen, n) // one call at a time (adapt.decide, then the walk's end)
+			level.Store(int32(n))
+			runtime.GOMAXPROCS(n)
+		},
+	}
+	var visited atomic.Int64
+	if err := Walk([]string{root}, opt, func(e *Entry) Action {
+		visited.Add(1)
+		return Continue
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1 + 40 + 40*50); visited.Load() != want {
+		t.Errorf("visited %d entries, want %d", visited.Load(), want)
+	}
+	if m := int(most.Load()); m <= ncpu {
+		t.Errorf("at most %d reads in flight while they blocked, want more than the %d CPUs (Procs calls: %v)", m, ncpu, seen)
+	}
+	if !dropped.Load() {
+		t.Errorf("the Ps did not drop back to %d once reads stopped blocking (Procs calls: %v)", base, seen)
+	}
+	if got := runtime.GOMAXPROCS(0); got != base {
+		t.Errorf("GOMAXPROCS is %d after the walk, want %d", got, base)
+	}
+}
+
+// TestAdaptWarm: a walk whose calls never sleep (every read spins a
+// while, as a slow CPU-bound read would) does not grow.
+func TestAdaptWarm(t *testing.T) {
+	root := t.TempDir()
+	for i := range 20 {
+		for j := range 20 {
+			must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint(i), fmt.Sprint(j)), 0o755))
+		}
+	}
+	restore := SetBeforeReadHook(func(path string) {
+		if strings.HasPrefix(path, root) {
+			for start := time.Now(); time.Since(start) < 200*time.Microsecond; {
+			}
+		}
+	})
+	defer restore()
+	base := runtime.GOMAXPROCS(0)
+	var grew atomic.Int32
+	opt := Options{
+		Workers:    base,
+		MaxWorkers: max(32, 4*runtime.NumCPU()),
+		MaxDepth:   -1,
+		Procs: func(n int) {
+			if n > base {
+				grew.Store(int32(n))
+			}
+		},
+	}
+	if err := Walk([]string{root}, opt, func(e *Entry) Action { return Continue }); err != nil {
+		t.Fatal(err)
+	}
+	if n := grew.Load(); n != 0 {
+		t.Errorf("the walk grew to %d Ps, though no call slept", n)
+	}
+}
