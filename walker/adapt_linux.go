@@ -54,8 +54,8 @@ const (
 	shrinkAt   = 0.05 // ... and below which to shrink
 	busyAt     = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
 	minSlow    = 12   // blocked calls (sampled ones, weighted) in a window, to grow
-	callSample = 4    // one open or read in callSample is timed
-	statSample = 16   // one stat in statSample is timed
+	callSample = 8    // one open or read in callSample is timed
+	statSample = 64   // one stat in statSample is timed
 )
 
 //go:linkname nanotime runtime.nanotime
@@ -79,12 +79,8 @@ func newAdapt(p *pool, base, cap int) *adapt {
 // thread had slept (voluntary context switches) by then.
 type probe struct{ t0, nvcsw int64 }
 
-// begin counts a call in *n and, every every calls, starts a probe of
-// it; t0 < 0 says the call is not sampled.
-func (a *adapt) begin(n *uint32, every uint32) probe {
-	if *n++; *n%every != 0 {
-		return probe{t0: -1}
-	}
+// begin starts a probe of a call.
+func (a *adapt) begin() probe {
 	return probe{t0: nanotime(), nvcsw: threadSleeps()}
 }
 
@@ -93,9 +89,6 @@ func (a *adapt) begin(n *uint32, every uint32) probe {
 // thread slept in it: a thread preempted (a busy machine, or more
 // threads than CPUs) is slow too, but did not sleep.
 func (a *adapt) end(pr probe, weight int64) {
-	if pr.t0 < 0 {
-		return
-	}
 	now := nanotime()
 	d := now - pr.t0
 	if d > slowCall && threadSleeps() > pr.nvcsw {

@@ -27,10 +27,12 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 	}
 	e.nstat++
 	if e.ad != nil {
-		pr := e.ad.begin(&e.nsampled, statSample)
-		err := fstatat(e.dirfd, name, st, flags)
-		e.ad.end(pr, statSample)
-		return err
+		if e.nsampled++; e.nsampled%statSample == 0 {
+			pr := e.ad.begin()
+			err := fstatat(e.dirfd, name, st, flags)
+			e.ad.end(pr, statSample)
+			return err
+		}
 	}
 	return fstatat(e.dirfd, name, st, flags)
 }

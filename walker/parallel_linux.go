@@ -334,12 +334,16 @@ func (k *worker) waitWork() bool {
 	return !p.done
 }
 
-// begin starts a probe of an open or a read, when the walk adapts.
+// begin starts a probe of one open or read in callSample, when the walk
+// adapts; t0 < 0 says the call is not probed.
 func (k *worker) begin() probe {
 	if k.p.ad == nil {
 		return probe{t0: -1}
 	}
-	return k.p.ad.begin(&k.ncalls, callSample)
+	if k.ncalls++; k.ncalls%callSample != 0 {
+		return probe{t0: -1}
+	}
+	return k.p.ad.begin()
 }
 
 // end ends a probe begun by begin.
