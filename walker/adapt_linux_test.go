@@ -21,8 +21,11 @@ import (
 // would: slow, but never sleeping), the Ps drop back to where they
 // were, during the same walk. Nothing is timed but by generous
 // deadlines: the phases are switched by what the hook observes.
+//
+// The trees are on tmpfs where there is one: a tree on a disk, evicted
+// by a cache drop (another process's cold benchmark), blocks for real.
 func TestAdaptToBlockingReads(t *testing.T) {
-	root := t.TempDir()
+	root := fastTempDir(t)
 	// Enough directories that the second phase outlasts a few decision
 	// windows however the first one went.
 	for i := range 40 {
@@ -102,7 +105,7 @@ func TestAdaptToBlockingReads(t *testing.T) {
 // TestAdaptWarm: a walk whose calls never sleep (every read spins a
 // while, as a slow CPU-bound read would) does not grow.
 func TestAdaptWarm(t *testing.T) {
-	root := t.TempDir()
+	root := fastTempDir(t)
 	for i := range 20 {
 		for j := range 20 {
 			must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint(i), fmt.Sprint(j)), 0o755))
@@ -116,6 +119,7 @@ func TestAdaptWarm(t *testing.T) {
 	})
 	defer restore()
 	base := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(base)
 	var grew atomic.Int32
 	opt := Options{
 		Workers:    base,
@@ -125,6 +129,9 @@ func TestAdaptWarm(t *testing.T) {
 			if n > base {
 				grew.Store(int32(n))
 			}
+			// As gfind does: with fewer Ps than workers, a worker
+			// back from a call waits for a P, asleep.
+			runtime.GOMAXPROCS(n)
 		},
 	}
 	if err := Walk([]string{root}, opt, func(e *Entry) Action { return Continue }); err != nil {

@@ -23,13 +23,16 @@ var beforeOpen atomic.Pointer[func(path string)]
 // -exec), can make the race of a directory replaced during the walk
 // deterministic. Production code never calls it; a nil hook costs one
 // atomic load per opened directory.
-func SetBeforeOpenHook(f func(path string)) (restore func()) {
+func SetBeforeOpenHook(f func(path string)) (restore func()) { return setHook(&beforeOpen, f) }
+
+// setHook installs f as the hook at h and returns the restore function.
+func setHook(h *atomic.Pointer[func(string)], f func(string)) (restore func()) {
 	var p *func(string)
 	if f != nil {
 		p = &f
 	}
-	old := beforeOpen.Swap(p)
-	return func() { beforeOpen.Store(old) }
+	old := h.Swap(p)
+	return func() { h.Store(old) }
 }
 
 // hookBeforeOpen calls the test hook, if any, for d.
@@ -83,14 +86,7 @@ var beforeRead atomic.Pointer[func(path string)]
 // SetBeforeReadHook is for tests only: it installs f, called with the
 // path of each directory before each of its reads in the parallel walk,
 // and returns a function that restores the previous hook.
-func SetBeforeReadHook(f func(path string)) (restore func()) {
-	var p *func(string)
-	if f != nil {
-		p = &f
-	}
-	old := beforeRead.Swap(p)
-	return func() { beforeRead.Store(old) }
-}
+func SetBeforeReadHook(f func(path string)) (restore func()) { return setHook(&beforeRead, f) }
 
 // hookBeforeRead calls the test hook, if any, for d.
 func hookBeforeRead(d *dir) {
