@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/gfind/gfind/internal/tz"
@@ -86,6 +87,7 @@ func run(args []string) int {
 	}
 	walk := cmd.Walk
 	walk.Workers = workers
+	walk.Sort = walk.Sort || opts.cli.Sort
 	if opts.cli.Threads <= 0 && !walk.Sort {
 		// No -j: the walk grows to maxAdaptWorkers while its calls
 		// block (a cold cache, a remote file system).
@@ -93,7 +95,6 @@ func run(args []string) int {
 	}
 	walk.Procs = func(n int) { runtime.GOMAXPROCS(n) }
 	workers = max(workers, walk.MaxWorkers)
-	walk.Sort = walk.Sort || opts.cli.Sort
 	if walk.Sort && os.Getenv("GOGC") == "" {
 		// -s holds a window of sorted listings, a few MiB of live heap
 		// that the default GOGC=100 (a 4 MiB minimum heap) would collect
@@ -112,10 +113,24 @@ func run(args []string) int {
 	}
 	defer watch.stop()
 	states := make([]*predicate.State, workers)
-	for i := range states {
+	for i := range walk.Workers {
 		states[i] = predicate.NewState(cmd, sink, diag)
 	}
-	walk.Exclude = cmd.ExcludeFunc(states, opts.optLevel) // -exclude, evaluated before the visit
+	// The states of the workers a walk grows (MaxWorkers) are made by
+	// the worker that first needs one: only worker i touches states[i]
+	// during the walk, and a walk that does not grow makes none.
+	state := func(i int) *predicate.State {
+		if states[i] == nil {
+			states[i] = predicate.NewState(cmd, sink, diag)
+		}
+		return states[i]
+	}
+	if exclude := cmd.ExcludeFunc(states, opts.optLevel); exclude != nil { // -exclude, evaluated before the visit
+		walk.Exclude = func(e *walker.Entry) bool {
+			state(e.Worker)
+			return exclude(e)
+		}
+	}
 	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
 	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",
@@ -134,7 +149,7 @@ func run(args []string) int {
 	// with one is reported in its place.
 	roots := cmd.NextRoot(diag)
 	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
-		if states[e.Worker].Stopped() {
+		if state(e.Worker).Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
 		if e.Err != nil {
@@ -143,6 +158,7 @@ func run(args []string) int {
 		}
 		return states[e.Worker].Visit(expr, e)
 	}))
+	states = slices.DeleteFunc(states, func(s *predicate.State) bool { return s == nil })
 	for _, s := range states {
 		s.Done()
 	}
