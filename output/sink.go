@@ -211,19 +211,29 @@ func (s *Sink) fail(err error) {
 // a record is never split as long as the caller ends it with EndRecord
 // and does not Flush in the middle of it.
 type Buffer struct {
-	s   *Sink
-	buf []byte
+	s       *Sink
+	buf     []byte
+	flushAt int // hand the records over once they are this many bytes
 	// held, while Hold is in force, is the Buffer's own space: records
 	// go to the caller's slice in buf and are not handed to the Sink.
 	held    []byte
 	holding bool
 }
 
-// NewBuffer returns an empty Buffer writing to s.
-func (s *Sink) NewBuffer() *Buffer {
-	// The spare room above FlushSize lets the record that crosses the
+// NewBuffer returns an empty Buffer writing to s, FlushSize bytes at a
+// time.
+func (s *Sink) NewBuffer() *Buffer { return s.NewBufferSize(FlushSize) }
+
+// NewBufferSize returns an empty Buffer writing to s size bytes at a
+// time (FlushSize when size <= 0): smaller writes, for a worker whose
+// walk waits on its calls more than it writes.
+func (s *Sink) NewBufferSize(size int) *Buffer {
+	if size <= 0 {
+		size = FlushSize
+	}
+	// The spare room above size lets the record that crosses the
 	// threshold fit without growing the slice.
-	return &Buffer{s: s, buf: make([]byte, 0, FlushSize+4096)}
+	return &Buffer{s: s, buf: make([]byte, 0, size+4096), flushAt: size}
 }
 
 // Print appends the record path+term: -print (term '\n') or -print0
@@ -279,9 +289,10 @@ func (b *Buffer) WriteName(name []byte) {
 func (b *Buffer) AvailableBuffer() []byte { return b.buf[len(b.buf):] }
 
 // EndRecord marks the end of a record: the Buffer hands its contents to
-// the Sink once it holds FlushSize bytes, or at once in terminal mode.
+// the Sink once it holds its size (FlushSize unless made by
+// NewBufferSize), or at once in terminal mode.
 func (b *Buffer) EndRecord() {
-	if len(b.buf) >= FlushSize || b.s.tty {
+	if len(b.buf) >= b.flushAt || b.s.tty {
 		b.Flush()
 	}
 }

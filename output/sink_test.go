@@ -441,3 +441,34 @@ func TestHold(t *testing.T) {
 		t.Errorf("the Sink got %q, want only the record after Release", got)
 	}
 }
+
+// TestBufferSize: a Buffer hands its records over once they reach its
+// size, and not before; NewBufferSize with no size is NewBuffer.
+func TestBufferSize(t *testing.T) {
+	const rec = "0123456789abcdef" // with its newline, 17 bytes
+	for _, tc := range []struct{ size, want int }{
+		{0, FlushSize},
+		{-1, FlushSize},
+		{100, 100},
+		{FlushSize / 4, FlushSize / 4},
+	} {
+		s, _, contents := newFileSink(t, WithTTY(false))
+		b := s.NewBufferSize(tc.size)
+		n := 0
+		for contents() == "" {
+			b.Print([]byte(rec), '\n')
+			n++
+			if n*(len(rec)+1) > 2*FlushSize {
+				t.Fatalf("size %d: nothing handed over after %d bytes", tc.size, n*(len(rec)+1))
+			}
+		}
+		// The record that reached the size was the first handed over with it.
+		if got, want := n, (tc.want+len(rec))/(len(rec)+1); got != want {
+			t.Errorf("size %d: first hand-over after %d records, want %d", tc.size, got, want)
+		}
+		if got := len(contents()); got != n*(len(rec)+1) {
+			t.Errorf("size %d: %d bytes handed over, want all %d buffered", tc.size, got, n*(len(rec)+1))
+		}
+		s.Close()
+	}
+}

@@ -147,7 +147,7 @@ func (s *State) out(of *outFile) (*output.Buffer, bool) {
 			of.sink = output.NewSink(of.f, s.Diag)
 		}
 	})
-	b := of.sink.NewBuffer()
+	b := of.sink.NewBufferSize(s.bufSize)
 	of.mu.Lock()
 	of.bufs = append(of.bufs, b)
 	of.mu.Unlock()

@@ -78,6 +78,7 @@ type State struct {
 	prune   bool             // set by -prune for the entry being evaluated
 	dirs    *execdirState    // this worker's place in the -execdir ... + batches (exec.go)
 	files   []*output.Buffer // this worker's Buffer per -fprint file, by outFile.id (files.go)
+	bufSize int              // its Buffers' size (output.NewBufferSize)
 	limit   *limiter         // -limit's shared count, or nil (limit.go)
 	matches int64            // entries the whole expression was true for
 
@@ -87,8 +88,15 @@ type State struct {
 
 // NewState returns the state for one worker of cmd writing through sink.
 func NewState(cmd *Command, sink *output.Sink, diag *output.Diag) *State {
-	s := &State{Out: sink.NewBuffer(), Diag: diag, sink: sink, follow: cmd.Walk.Follow,
-		race: cmd.Walk.IgnoreReaddirRace, limit: cmd.lim, gate: cmd.gate}
+	return NewStateSize(cmd, sink, diag, 0)
+}
+
+// NewStateSize is NewState with Buffers of bufSize bytes
+// (output.NewBufferSize): for a worker a walk adds while its calls
+// block, which waits more than it writes.
+func NewStateSize(cmd *Command, sink *output.Sink, diag *output.Diag, bufSize int) *State {
+	s := &State{Out: sink.NewBufferSize(bufSize), Diag: diag, sink: sink, follow: cmd.Walk.Follow,
+		race: cmd.Walk.IgnoreReaddirRace, limit: cmd.lim, gate: cmd.gate, bufSize: bufSize}
 	if len(cmd.execdirs) > 0 {
 		s.dirs = &execdirState{nodes: cmd.execdirs, held: make([]*batch, len(cmd.execdirs))}
 	}

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	_ "unsafe" // for go:linkname
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,8 +58,12 @@ const (
 	statSample = 64   // one stat in statSample is timed
 )
 
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+// epoch is the origin of the monotonic clock the probes read: a
+// time.Time carries a monotonic reading, and Since subtracts only that.
+var epoch = time.Now()
+
+// nanotime returns the monotonic time in ns since epoch.
+func nanotime() int64 { return int64(time.Since(epoch)) }
 
 // newAdapt returns the adapter of a parallel walk, or nil when the walk
 // cannot grow (no Procs callback, or no room above the start).

@@ -36,6 +36,16 @@ func TestAdaptToBlockingReads(t *testing.T) {
 	ncpu := runtime.NumCPU()
 	base := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(base)
+	// One worker that may grow (no -j on a one-CPU machine) walks in
+	// parallel and grows as more do.
+	for _, workers := range []int{base, 1} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			adaptToBlockingReads(t, root, workers, base, ncpu)
+		})
+	}
+}
+
+func adaptToBlockingReads(t *testing.T, root string, workers, base, ncpu int) {
 	var (
 		level    atomic.Int32 // the Ps the walk asked for last
 		inflight atomic.Int32 // reads in the hook now
@@ -72,7 +82,7 @@ func TestAdaptToBlockingReads(t *testing.T) {
 	defer restore()
 	var seen []int
 	opt := Options{
-		Workers:    base,
+		Workers:    workers,
 		MaxWorkers: max(32, 4*ncpu),
 		MaxDepth:   -1,
 		Procs: func(n int) {

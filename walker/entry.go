@@ -70,7 +70,8 @@ func (f Follow) Follows(depth int) bool {
 // Options control a walk.
 type Options struct {
 	// Workers is the number of goroutines reading directories; 0 means
-	// GOMAXPROCS. With 1 the walk is serial and in GNU find's order.
+	// GOMAXPROCS. With 1 (and MaxWorkers at most 1) the walk is serial
+	// and in GNU find's order.
 	Workers int
 	// MaxWorkers is the most workers the parallel walk grows to while
 	// its calls block (a cold cache, a remote file system), with Procs;

@@ -29,7 +29,9 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 		runSorted(w, roots, workers)
 		return nil
 	}
-	if opt.Workers == 1 {
+	// One worker that may not grow walks serially, in GNU find's order;
+	// one that may (no -j on a one-CPU machine) walks in parallel.
+	if opt.Workers == 1 && opt.MaxWorkers <= 1 {
 		s := newSerial(w)
 		for !w.stop.Load() {
 			r, ok := roots.take()

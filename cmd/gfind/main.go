@@ -118,10 +118,12 @@ func run(args []string) int {
 	}
 	// The states of the workers a walk grows (MaxWorkers) are made by
 	// the worker that first needs one: only worker i touches states[i]
-	// during the walk, and a walk that does not grow makes none.
+	// during the walk, and a walk that does not grow makes none. Such a
+	// worker waits on its calls more than it writes, so its buffers are
+	// smaller: the walk's peak memory grows less with it.
 	state := func(i int) *predicate.State {
 		if states[i] == nil {
-			states[i] = predicate.NewState(cmd, sink, diag)
+			states[i] = predicate.NewStateSize(cmd, sink, diag, output.FlushSize/4)
 		}
 		return states[i]
 	}
