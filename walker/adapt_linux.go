@@ -28,10 +28,13 @@ import (
 // window offered (its length times the Ps): above growAt, with minSlow
 // blocked calls and CPUs not saturated, the walk doubles its Ps
 // (Options.Procs) and its workers, up to the cap (Options.MaxWorkers);
-// below shrinkAt, or with the CPUs saturated (busyAt), it halves them,
-// down to where it started. Workers above the current count finish
-// their own stacks and park; they steal nothing. Too few blocked calls
-// to tell extend the window, up to maxWindow.
+// below shrinkAt, or not above growAt with the CPUs saturated (busyAt),
+// it halves them, down to where it started. A walk whose calls block
+// that much holds its level however busy the CPUs are: the kernel's
+// work of reading a cold disk is charged to the process, and shrinking
+// for it would only leave the disk idle. Workers above the current
+// count finish their own stacks and park; they steal nothing. Too few
+// blocked calls to tell extend the window, up to maxWindow.
 type adapt struct {
 	p    *pool
 	base int // Ps at the start of the walk
@@ -131,7 +134,7 @@ func (a *adapt) decide(now int64) {
 	switch {
 	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:
 		next = min(a.cap, 2*level)
-	case (frac < shrinkAt || busy >= busyAt) && level > a.base:
+	case (frac < shrinkAt || busy >= busyAt && frac <= growAt) && level > a.base:
 		next = max(a.base, level/2)
 	}
 	if next != level {

@@ -65,6 +65,21 @@
 // visited by whichever worker finishes the last of them. See
 // parallel_linux.go.
 //
+// # Adapting to slow calls
+//
+// A warm walk is CPU-bound: more threads than CPUs only cost it. A cold
+// or remote one waits on a disk or a server and goes as fast as the
+// calls it keeps in flight, and a goroutine blocked in a call keeps its
+// P, so that number follows GOMAXPROCS more than the workers. The
+// parallel walk therefore probes one open or read in 8 and one stat in
+// 64: a probe blocked if it was slow and its thread slept in it (one
+// only preempted did not). Each few milliseconds, over a quarter of the
+// worker time in blocked calls, with the CPUs not saturated, doubles the
+// Ps (Options.Procs) and the workers, up to Options.MaxWorkers; under a
+// twentieth, or with the CPUs saturated, halves them back. Workers above
+// the count finish their own stacks and park. The serial and sorted
+// walks do not adapt. See adapt_linux.go.
+//
 // # The sorted walk
 //
 // Under Options.Sort (-s) each directory is read whole and sorted by
