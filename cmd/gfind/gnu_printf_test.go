@@ -350,19 +350,12 @@ func TestAgainstGNUPrintfTTY(t *testing.T) {
 			t.Run(locale+" "+args, func(t *testing.T) {
 				t.Parallel()
 				run := func(prog, name string, extra ...string) string {
-					var line strings.Builder
-					line.WriteString("exec " + prog)
-					for _, a := range append(extra, shellWords(args)...) {
-						line.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+					out, code := onTerminal(t, scriptBin, root, append(testEnv(), "LC_ALL="+locale),
+						"exec "+shellLine(prog, append(extra, shellWords(args)...)))
+					if code != 0 {
+						t.Fatalf("%s: exit status %d", name, code)
 					}
-					cmd := exec.Command(scriptBin, "-qec", line.String(), "/dev/null")
-					cmd.Dir = root
-					cmd.Env = append(testEnv(), "LC_ALL="+locale, "SHELL=/bin/sh")
-					out, err := cmd.Output()
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					return string(out)
+					return out
 				}
 				want := run(gnu, "find")
 				got := run(gfind, "gfind", "-j1")
@@ -370,4 +363,28 @@ func TestAgainstGNUPrintfTTY(t *testing.T) {
 			})
 		}
 	}
+}
+
+// onTerminal runs the shell command line through script(1), which gives
+// it a pseudo-terminal as standard input, output and error (but what
+// line redirects), in dir with env and SHELL=/bin/sh, and returns what
+// the terminal showed ("\r\n" at the ends of lines) and the exit status.
+func onTerminal(t *testing.T, scriptBin, dir string, env []string, line string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(scriptBin, "-qec", line, "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(env, "SHELL=/bin/sh")
+	out, err := cmd.Output()
+	r := resultOf(t, "script", string(out), "", err)
+	return r.stdout, r.code
+}
+
+// shellLine is the words prog and args quoted for the shell.
+func shellLine(prog string, args []string) string {
+	var line strings.Builder
+	line.WriteString(prog)
+	for _, a := range args {
+		line.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return line.String()
 }

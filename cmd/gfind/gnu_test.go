@@ -254,6 +254,18 @@ var gnuCases = []gnuCase{
 	{args: ". -name a b"},
 	{args: "( ."},
 	{args: ". -follow -H"},
+	// Typos, and gfind's own options after the starting points: GNU's
+	// message alone off a terminal (TestTypoHintTerminal: on one).
+	{args: ". -nmae x"},
+	{args: "-nmae"},
+	{args: ". --nmae"},
+	{args: ". -name x -o -tpye f"},
+	{args: ". -j4"},
+	{args: ". -j 4"},
+	{args: ". --color=always"},
+	{args: "--colr=always ."},
+	{args: ". --colr=always"},
+	{args: "-sort ."},
 	// Roots.
 	{args: "basic links -maxdepth 1"},
 	{args: "nosuch basic -maxdepth 1"},

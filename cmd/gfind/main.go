@@ -72,8 +72,14 @@ func run(args []string) int {
 	case err != nil:
 		diag.Errorf("%s", err)
 		var pe *predicate.ParseError
-		if errors.As(err, &pe) && pe.Hint != "" {
+		switch {
+		case errors.As(err, &pe) && pe.Hint != "":
 			diag.Errorf("%s", pe.Hint)
+		case term.IsTerminal(int(os.Stderr.Fd())):
+			// Only for a reader: off a terminal, stderr stays GNU's.
+			if h := parseHint(err, rest); h != "" {
+				diag.Notef("%s", h)
+			}
 		}
 		return 1
 	}
