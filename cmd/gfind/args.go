@@ -33,13 +33,13 @@ type options struct {
 type cli struct {
 	Threads     int    `short:"j" name:"threads" placeholder:"N" group:"own" help:"use N worker goroutines (default: the number\nof CPUs). The order of output lines differs\nfrom GNU find's unless N is 1: with -j1 gfind\nprints in exactly GNU find's order."`
 	Sort        bool   `short:"s" name:"sort" group:"own" help:"visit each directory's entries in name order\n(bytewise), depth first" man:"The output is then sorted and the same on every run; directories are still read in parallel. When the expression only prints to standard output (-print, -print0, -printf, -printjson, with any tests), each worker walks subtrees of its own, and the output of those that are not next is held in memory (up to 2 MiB per subtree waiting its turn) and written in order; messages about files on standard error may then come in another order than the output's."`
-	Color       string `name:"color" placeholder:"WHEN" enum:"auto,always,never" default:"never" bare:"always" group:"own" help:"color names as ls does, from LS_COLORS; WHEN is\nnever (the default, as GNU find), auto (on a\nterminal) or always; a bare --color is always"`
+	Color       string `name:"color" placeholder:"WHEN" enum:"auto,always,never" default:"never" bare:"always" group:"own" help:"color names as ls does, from LS_COLORS; WHEN is\nnever (the default, as GNU find), auto (on a\nterminal) or always; a bare --color is always" man:"A non-empty NO_COLOR in the environment turns auto off; always, and -color, still color."`
 	DryRun      bool   `name:"dry-run" group:"own" help:"make -delete print what it would unlink" man:"It unlinks nothing."`
 	JSON        bool   `name:"json" group:"own" help:"print JSON lines (as -printjson) instead of names" man:"Each match is one JSON object on a line, wherever the expression would print its name (including the implicit -print)."`
-	QuietErrors bool   `name:"quiet-errors" group:"own" help:"do not report permission errors (as -noerror)" man:"The exit status is still 1 when one occurred."`
+	QuietErrors bool   `name:"quiet-errors" group:"own" help:"do not report permission errors, but still\nexit 1 for them (-noerror exits 0)" man:"It is the stricter variant of -noerror, which gfind had before it took bfs's meaning."`
 	// IgnoreErrors is --quiet-errors that also keeps permission errors
-	// out of the exit status: the "unless told otherwise" of -noerror.
-	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
+	// out of the exit status: what bfs's -noerror does.
+	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them (as\n-noerror)" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
 	Stats        bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
 	NoPreserveRoot bool `name:"no-preserve-root" group:"own" help:"allow a -delete that no test guards on /" man:"See SAFETY."`
