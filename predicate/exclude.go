@@ -70,9 +70,13 @@ func excludeRefused(n Node) Node {
 }
 
 // excludeExpr returns the operands of the -exclude nodes in the parsed
-// tree n joined with -o, or nil when there are none.
-func excludeExpr(n Node) Node {
+// tree n joined with -o, after -nohidden's when noHidden, or nil when
+// there are none.
+func excludeExpr(n Node, noHidden bool) Node {
 	var ops []Node
+	if noHidden {
+		ops = append(ops, nohiddenNode{})
+	}
 	// forEachNode does not go into an -exclude's operand, which holds
 	// no -exclude anyway (excludeRefused).
 	forEachNode(n, func(n Node) {
@@ -90,15 +94,27 @@ func excludeExpr(n Node) Node {
 }
 
 // ExcludeFunc returns the walker's Options.Exclude for the command: it
-// evaluates the -exclude operands, optimized at level (as Optimize), with
-// the State of the worker that asks, states[e.Worker]. It is nil when
-// the command has no -exclude.
+// skips what -unique has met before (unique.go), then evaluates the
+// -exclude operands, optimized at level (as Optimize), with the State of
+// the worker that asks, states[e.Worker]. It is nil when the command has
+// neither.
 func (c *Command) ExcludeFunc(states []*State, level int) func(*walker.Entry) bool {
-	if c.Exclude == nil {
-		return nil
+	var expr Node
+	if c.Exclude != nil {
+		expr = Optimize(c.Exclude, level)
 	}
-	expr := Optimize(c.Exclude, level)
-	return func(e *walker.Entry) bool { return states[e.Worker].excluded(expr, e) }
+	switch seen := c.seen; {
+	case seen != nil && expr != nil:
+		return func(e *walker.Entry) bool {
+			s := states[e.Worker]
+			return s.seenBefore(seen, e) || s.excluded(expr, e)
+		}
+	case seen != nil:
+		return func(e *walker.Entry) bool { return states[e.Worker].seenBefore(seen, e) }
+	case expr != nil:
+		return func(e *walker.Entry) bool { return states[e.Worker].excluded(expr, e) }
+	}
+	return nil
 }
 
 // excluded evaluates an -exclude operand on e. A status that cannot be

@@ -42,7 +42,10 @@ func (c *Command) RunsCommands() bool {
 // -limit, whose Nth match depends on the order; nor -quit, -fprint and
 // friends, -delete and -exec.
 func (c *Command) OutputOnly() bool {
-	return c.lim == nil && c.Expr.Facts().Effects&^(EffectStdout|EffectPrune) == 0
+	// Nor -unique: which of two paths to a file it keeps is the one met
+	// first, which the walk's order decides only if it is the order of
+	// the visits.
+	return c.lim == nil && c.seen == nil && c.Expr.Facts().Effects&^(EffectStdout|EffectPrune) == 0
 }
 
 // forEachNode calls f for n and every node below it.

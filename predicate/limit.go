@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 )
 
-// gfind's extras that act on the whole run: -limit N and -noerror.
+// gfind's extras that act on the whole run: -limit N, -noerror and
+// -unique (unique.go).
 //
 // A match is an entry for which the whole expression was true, whatever
 // it printed: in "gfind . -name '*.go'" (implicit -print) every match is
@@ -19,9 +20,13 @@ import (
 // -exec ... + batches run at the end, as after -quit.
 
 // parseNoerror is -noerror, like -warn an option that is always true; it
-// acts on the whole run wherever it stands, like --quiet-errors.
+// acts on the whole run wherever it stands. It means what it means in
+// bfs: permission errors are neither reported nor counted in the exit
+// status (gfind's --ignore-errors); --quiet-errors is the stricter
+// variant that still exits 1.
 func parseNoerror(p *parser, op string) error {
 	p.ext.QuietErrors = true
+	p.ext.IgnoreErrors = true
 	return nil
 }
 
@@ -31,11 +36,17 @@ type Extras struct {
 	// Limit is -limit N: the walk ends after N matches. 0 means none.
 	Limit int64
 	// QuietErrors is -noerror or --quiet-errors: permission errors are
-	// not reported (output.Diag.SetQuietErrors); the exit status is
-	// still 1.
+	// not reported (output.Diag.SetQuietErrors).
 	QuietErrors bool
+	// IgnoreErrors is -noerror: the permission errors QuietErrors hides
+	// do not make the exit status 1 either (output.Diag.SetPermErrorsOK),
+	// as with --ignore-errors.
+	IgnoreErrors bool
+	// Unique is -unique: a file met again is skipped (unique.go).
+	Unique bool
 
-	lim *limiter // shared by the States when Limit > 0
+	lim  *limiter // shared by the States when Limit > 0
+	seen *seenSet // shared by the States under -unique
 }
 
 // extras completes the parser's Extras at the end of Parse.
@@ -44,6 +55,9 @@ func (p *parser) extras() Extras {
 	x.QuietErrors = x.QuietErrors || p.cfg.QuietErrors
 	if x.Limit > 0 {
 		x.lim = newLimiter(x.Limit)
+	}
+	if x.Unique {
+		x.seen = new(seenSet)
 	}
 	return x
 }

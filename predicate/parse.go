@@ -72,10 +72,10 @@ type Command struct {
 	list  *rootList // -files0-from's
 	Expr  Node      // the expression, with the implicit -print added
 	Walk  walker.Options
-	// Exclude is the -exclude operands joined with -o (nil: none); see
-	// ExcludeFunc.
+	// Exclude is the -exclude operands joined with -o, -nohidden's
+	// among them (nil: none); see ExcludeFunc.
 	Exclude Node
-	Extras  // gfind's -limit and -noerror (limit.go)
+	Extras  // gfind's -limit, -noerror and -unique (limit.go)
 
 	gate     *quitGate      // when the expression has -quit (quit.go)
 	execdirs []*execNode    // the -execdir ... + nodes, by execNode.dirIdx (exec.go)
@@ -125,6 +125,7 @@ type parser struct {
 	files0         string // -files0-from FILE
 	hasFiles0      bool   // -files0-from was given (FILE may be "")
 	ext            Extras // set by gfind's own primaries (limit.go)
+	noHidden       bool   // -nohidden (hidden.go)
 	// atExit is the work left for Command.Close, added by the parse
 	// functions that make it: -exec ... + batches, -fprint's files.
 	atExit []func() error
@@ -173,7 +174,7 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		// before a refused one have been walked by then.
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
-	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr), Extras: p.extras(),
+	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr, p.noHidden), Extras: p.extras(),
 		gate: newQuitGate(expr), execdirs: execdirNodes(expr), atExit: p.atExit}, nil
 }
 

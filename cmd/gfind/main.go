@@ -58,7 +58,7 @@ func run(args []string) int {
 		IsUTF8:   func() bool { return diag.Style() == output.StyleUTF8 },
 		Warn:     func(msg string) { diag.Warnf("%s", msg) },
 
-		Color:          opts.cli.Color == "always" || opts.cli.Color == "auto" && term.IsTerminal(1),
+		Color:          colorWanted(opts.cli.Color, term.IsTerminal(1), os.Getenv("NO_COLOR")),
 		DryRun:         opts.cli.DryRun,
 		NoPreserveRoot: opts.cli.NoPreserveRoot,
 		JSON:           opts.cli.JSON,
@@ -83,9 +83,9 @@ func run(args []string) int {
 		}
 		return 1
 	}
-	diag.SetQuietErrors(cmd.QuietErrors)        // -noerror, --quiet-errors
-	diag.SetPermErrorsOK(opts.cli.IgnoreErrors) // --ignore-errors
-	diag.SetJSON(opts.cli.JSON)                 // --json: diagnostics about files as JSON records
+	diag.SetQuietErrors(cmd.QuietErrors)                            // -noerror, --quiet-errors
+	diag.SetPermErrorsOK(opts.cli.IgnoreErrors || cmd.IgnoreErrors) // --ignore-errors, -noerror
+	diag.SetJSON(opts.cli.JSON)                                     // --json: diagnostics about files as JSON records
 
 	workers := opts.cli.Threads
 	if workers <= 0 {
@@ -161,7 +161,9 @@ func run(args []string) int {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
 		if e.Err != nil {
-			diag.FileError(e.Path, e.Err)
+			if !(cmd.Unique && isLoop(e.Err)) { // -unique skips a loop silently, as bfs does
+				diag.FileError(e.Path, e.Err)
+			}
 			return walker.Continue
 		}
 		return states[e.Worker].Visit(expr, e)
@@ -180,4 +182,18 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// colorWanted decides --color: always, or auto on a terminal unless
+// NO_COLOR is set and not empty (https://no-color.org, as bfs: it changes
+// the default only, so --color=always and -color still color).
+func colorWanted(when string, tty bool, noColor string) bool {
+	return when == "always" || when == "auto" && tty && noColor == ""
+}
+
+// isLoop reports whether err is the walker's file system loop, which
+// under -unique is a directory met before: skipped without a word.
+func isLoop(err error) bool {
+	var loop *walker.LoopError
+	return errors.As(err, &loop)
 }

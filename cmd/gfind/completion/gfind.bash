@@ -69,7 +69,8 @@ _gfind_primaries=(
     -samefile -size -true -type -uid -used -user -wholename -xtype
     -delete -exec -execdir -fls -fprint -fprint0 -fprintf -ls -ok -okdir
     -print -print0 -printf -prune -quit
-    -color -nocolor -noerror -exclude -glob -iglob -older -newer-than
+    -color -nocolor -noerror -unique -nohidden -hidden -exclude -glob -iglob
+    -older -newer-than
     -limit -printjson -delete-dry-run
 )
 

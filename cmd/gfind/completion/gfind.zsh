@@ -36,7 +36,7 @@ own=(
   '--color=-[color names as ls does, from LS_COLORS]::WHEN:(auto always never)'
   '--dry-run[make -delete print what it would unlink]'
   '--json[print JSON lines instead of names]'
-  '--quiet-errors[do not report permission errors]'
+  '--quiet-errors[do not report permission errors, but still exit 1 for them]'
   '--ignore-errors[as --quiet-errors, and exit 0 despite them]'
   '--stats[print a one-line summary on standard error]'
   '--no-preserve-root[allow a -delete that no test guards on /]'
@@ -108,7 +108,7 @@ _arguments -C -s $args $own \
   '*-ls' '*-print' '*-print0' \
   '*-printf:output format:' \
   '*-prune' '*-quit' \
-  '*-color' '*-nocolor' '*-noerror' \
+  '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-hidden' \
   '*-exclude' \
   '*-glob:glob pattern (** crosses directories):' \
   '*-iglob:glob pattern (ignoring case):' \
