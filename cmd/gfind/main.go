@@ -75,7 +75,7 @@ func run(args []string) int {
 		switch {
 		case errors.As(err, &pe) && pe.Hint != "":
 			diag.Errorf("%s", pe.Hint)
-		case term.IsTerminal(int(os.Stderr.Fd())):
+		case term.IsTerminal(2):
 			// Only for a reader: off a terminal, stderr stays GNU's.
 			if h := parseHint(err, rest); h != "" {
 				diag.Notef("%s", h)
