@@ -102,10 +102,10 @@ func (n *metaNode) check(e *walker.Entry, s *State, t walker.Type) (bool, error)
 			return true, nil
 		}
 	case metaCapable:
-		var buf [vfsCapMax]byte
-		size, err = m.getxattr(e, follow, capName, buf[:])
+		var val []byte
+		val, err = m.getxattrAll(e, follow, capName)
 		if err == nil {
-			return validCaps(buf[:size]), nil
+			return validCaps(val), nil
 		}
 	case metaACL:
 		return m.acl(e, follow, t == walker.TypeDir)
@@ -193,9 +193,6 @@ func aclNontrivial(val []byte, dflt bool) bool {
 	}
 	return extra || dflt && len(val) > 4
 }
-
-// vfsCapMax is the size of the largest vfs_cap_data, revision 3.
-const vfsCapMax = 24
 
 // validCaps reports whether val is a vfs_cap_data that libcap's
 // cap_get_file accepts: a revision whose size it matches. Any such

@@ -57,10 +57,6 @@ func (m *metaScratch) cpath(e *walker.Entry) (*byte, error) {
 // getxattr is getxattr(2), or lgetxattr(2) unless follow, of the
 // NUL-terminated name into buf (nil: only the size).
 func (m *metaScratch) getxattr(e *walker.Entry, follow bool, name, buf []byte) (int, error) {
-	path, err := m.cpath(e)
-	if err != nil {
-		return 0, err
-	}
 	trap := uintptr(unix.SYS_LGETXATTR)
 	if follow {
 		trap = unix.SYS_GETXATTR
@@ -69,8 +65,20 @@ func (m *metaScratch) getxattr(e *walker.Entry, follow bool, name, buf []byte) (
 	if len(buf) > 0 {
 		p = unsafe.Pointer(&buf[0])
 	}
+	return m.call(e, trap, unsafe.Pointer(&name[0]), p, len(buf))
+}
+
+// call makes the xattr system call trap on e's path with arguments a
+// (a name or a buffer), b (a buffer) and size, again after EINTR. The
+// pointers stay unsafe.Pointers up to the call, which keeps what they
+// point to alive.
+func (m *metaScratch) call(e *walker.Entry, trap uintptr, a, b unsafe.Pointer, size int) (int, error) {
+	path, err := m.cpath(e)
+	if err != nil {
+		return 0, err
+	}
 	for {
-		r, _, errno := unix.Syscall6(trap, uintptr(unsafe.Pointer(path)), uintptr(unsafe.Pointer(&name[0])), uintptr(p), uintptr(len(buf)), 0, 0)
+		r, _, errno := unix.Syscall6(trap, uintptr(unsafe.Pointer(path)), uintptr(a), uintptr(b), uintptr(size), 0, 0)
 		switch errno {
 		case 0:
 			return int(r), nil
@@ -105,22 +113,9 @@ func (m *metaScratch) getxattrAll(e *walker.Entry, follow bool, name []byte) ([]
 // listxattr is the size of listxattr(2)'s list, or llistxattr(2)'s
 // unless follow.
 func (m *metaScratch) listxattr(e *walker.Entry, follow bool) (int, error) {
-	path, err := m.cpath(e)
-	if err != nil {
-		return 0, err
-	}
 	trap := uintptr(unix.SYS_LLISTXATTR)
 	if follow {
 		trap = unix.SYS_LISTXATTR
 	}
-	for {
-		r, _, errno := unix.Syscall(trap, uintptr(unsafe.Pointer(path)), 0, 0)
-		switch errno {
-		case 0:
-			return int(r), nil
-		case unix.EINTR:
-			continue
-		}
-		return 0, errno
-	}
+	return m.call(e, trap, nil, nil, 0)
 }

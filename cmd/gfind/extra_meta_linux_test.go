@@ -91,7 +91,7 @@ const metaTree = `tree() {
 `
 
 // TestMetaAgainstBfs compares -xattr, -xattrname, -acl, -capable and
-// -sparse with Debian's bfs, under -P and -L, on tmpfs and ext4.
+// -sparse with Debian's bfs, under -P, -H and -L, on tmpfs and ext4.
 func TestMetaAgainstBfs(t *testing.T) {
 	bfs := testtool.Need(t, "bfs", "bfs")
 	for _, p := range [][2]string{{"setfattr", "attr"}, {"setfacl", "acl"}, {"setcap", "libcap2-bin"}, {"mkfs.ext4", "e2fsprogs"}} {
@@ -118,12 +118,14 @@ func TestMetaAgainstBfs(t *testing.T) {
 	type run struct{ id, fs, follow, test string }
 	var runs []run
 	for _, fs := range []string{"tmpfs", "ext4"} {
-		for _, follow := range []string{"-P", "-L"} {
+		// The links as starting points too: followed under -H.
+		roots := fmt.Sprintf("%[1]s %[1]s/lnk %[1]s/lnkcap %[1]s/lnkdir %[1]s/dangling", fs)
+		for _, follow := range []string{"-P", "-H", "-L"} {
 			for i, test := range tests {
 				r := run{fmt.Sprintf("%s%s%d", fs, follow, i), fs, follow, test}
 				runs = append(runs, r)
 				for _, prog := range [][2]string{{"gfind", gfind}, {"bfs", bfs}} {
-					fmt.Fprintf(&script, "run %s.%s %s %s %s %s\n", r.id, prog[0], shQuote(prog[1]), follow, fs, test)
+					fmt.Fprintf(&script, "run %s.%s %s %s %s %s\n", r.id, prog[0], shQuote(prog[1]), follow, roots, test)
 				}
 			}
 		}
@@ -145,7 +147,7 @@ func TestMetaAgainstBfs(t *testing.T) {
 	// must both have given.
 	for id, want := range map[string]string{
 		"tmpfs-P0.gfind": "tmpfs/xa", "ext4-P7.gfind": "ext4/dacc", "ext4-L8.gfind": "ext4/lnkcap",
-		"ext4-P9.gfind": "ext4/sparse", "tmpfs-L2.gfind": "tmpfs/lnk",
+		"ext4-P9.gfind": "ext4/sparse", "tmpfs-L2.gfind": "tmpfs/lnk", "tmpfs-H8.gfind": "tmpfs/lnkcap",
 	} {
 		if out := nsResult(t, dir, id).stdout; !slices.Contains(strings.Split(out, "\n"), want) {
 			t.Errorf("%s printed %q, without %s", id, out, want)
@@ -229,6 +231,7 @@ trap 'fusermount -u bind' EXIT
 	add("ramfs", "-j1 -xattr -name nomatch", 0, 0)
 	add("ramfs", "-j1 -xattrname user.foo -type d", 1, 1)
 	add("ramfs", "-j1 -type d -xattrname user.foo", 1, 1)
+	add("ramfs", "-L -acl", 1, 1) // the device from the status
 	nsScript(t, dir, script.String())
 	for _, r := range runs {
 		name := r.fs + " " + r.args
