@@ -84,6 +84,8 @@ type State struct {
 
 	gate   *quitGate // orders the actions against -quit, or nil without one (quit.go)
 	inGate bool      // this evaluation holds gate
+
+	meta metaScratch // the xattr tests' buffers (fsmeta_linux.go)
 }
 
 // NewState returns the state for one worker of cmd writing through sink.

@@ -72,6 +72,7 @@ _gfind_primaries=(
     -color -nocolor -noerror -unique -nohidden -hidden -exclude -glob -iglob
     -older -newer-than
     -limit -printjson -delete-dry-run
+    -xattr -xattrname -acl -capable -sparse
 )
 
 # _gfind_compgen_list sets COMPREPLY to the words of $1 (separated by
@@ -212,7 +213,7 @@ _gfind() {
         -mmin | -mtime | -used | -uid | -gid | -inum | -links | -size | \
         -perm | -name | -iname | -path | -ipath | -wholename | -iwholename | \
         -lname | -ilname | -regex | -iregex | -glob | -iglob | -printf | \
-        -older | -newer-than | -context | -newer[aBcm]t)
+        -older | -newer-than | -xattrname | -context | -newer[aBcm]t)
         # a number, pattern, format or date: nothing to offer
         return
         ;;

@@ -190,3 +190,8 @@ complete -c gfind -o newer-than -x -a '15m 1h 1d 7d' -d 'Modified after now minu
 complete -c gfind -o limit -x -d 'Stop after N matches'
 complete -c gfind -o printjson -d 'Print one JSON object per line'
 complete -c gfind -o delete-dry-run -d 'Print what -delete would unlink'
+complete -c gfind -o xattr -d 'Has extended attributes'
+complete -c gfind -o xattrname -x -a 'user. security.capability system.posix_acl_access trusted.' -d 'Has the extended attribute NAME'
+complete -c gfind -o acl -d 'Has an ACL beyond the mode bits'
+complete -c gfind -o capable -d 'Has file capabilities'
+complete -c gfind -o sparse -d 'Has fewer blocks than its size needs'

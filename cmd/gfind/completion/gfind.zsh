@@ -117,6 +117,8 @@ _arguments -C -s $args $own \
   '*-limit:number of matches:' \
   '*-printjson' \
   '*-delete-dry-run' \
+  '*-xattr' '*-xattrname:extended attribute name (user.x):' \
+  '*-acl' '*-capable' '*-sparse' \
   '*:starting point:_files -/' \
   && ret=0
 
