@@ -83,24 +83,42 @@ func newAdapt(p *pool, base, cap int) *adapt {
 }
 
 // A probe is one sampled call: when it started, and how many times its
-// thread had slept (voluntary context switches) by then.
+// thread had slept (voluntary context switches) by then, or -1 when the
+// call is only timed.
 type probe struct{ t0, nvcsw int64 }
 
-// begin starts a probe of a call.
-func (a *adapt) begin() probe {
-	return probe{t0: nanotime(), nvcsw: threadSleeps()}
+// begin starts a probe of a call, full (its thread's sleeps counted)
+// when *full is above 0. Counting them costs a system call (getrusage),
+// which a warm walk's probes would pay for nothing: its calls are fast,
+// and a cold walk's are slow often enough. So a caller's probes are full
+// for fullProbes probes after a slow one (end), and only timed
+// otherwise.
+func (a *adapt) begin(full *uint8) probe {
+	pr := probe{t0: nanotime(), nvcsw: -1}
+	if *full > 0 {
+		*full--
+		pr.nvcsw = threadSleeps()
+	}
+	return pr
 }
 
+// fullProbes is how many probes after a slow call count sleeps.
+const fullProbes = 64
+
 // end records a sampled call, which stands for weight calls, and decides
-// when the window is over. A call blocked when it was slow and its
-// thread slept in it: a thread preempted (a busy machine, or more
-// threads than CPUs) is slow too, but did not sleep.
-func (a *adapt) end(pr probe, weight int64) {
+// when the window is over; a slow call makes the caller's next
+// fullProbes probes full. A call blocked when it was slow and its thread
+// slept in it: a thread preempted (a busy machine, or more threads than
+// CPUs) is slow too, but did not sleep.
+func (a *adapt) end(pr probe, weight int64, full *uint8) {
 	now := nanotime()
 	d := now - pr.t0
-	if d > slowCall && threadSleeps() > pr.nvcsw {
-		a.slowNs.Add(d * weight)
-		a.nslow.Add(int32(weight))
+	if d > slowCall {
+		*full = fullProbes
+		if pr.nvcsw >= 0 && threadSleeps() > pr.nvcsw {
+			a.slowNs.Add(d * weight)
+			a.nslow.Add(int32(weight))
+		}
 	}
 	if now-a.start.Load() >= window {
 		a.decide(now)

@@ -229,6 +229,7 @@ type Entry struct {
 	// ad, in a parallel walk that adapts, is told how long stats take.
 	ad       *adapt
 	nsampled uint32 // stats, for sampling
+	full     uint8  // probes of stats left that count sleeps (adapt.begin)
 	// lazy opens the directory when dirfd is dirfdLazy: the sorted walk
 	// closes a directory of files as soon as it has read it, and opens
 	// it again only if a visit needs it (sorted_linux.go).

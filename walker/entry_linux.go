@@ -28,9 +28,9 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 	e.nstat++
 	if e.ad != nil {
 		if e.nsampled++; e.nsampled%statSample == 0 {
-			pr := e.ad.begin()
+			pr := e.ad.begin(&e.full)
 			err := fstatat(e.dirfd, name, st, flags)
-			e.ad.end(pr, statSample)
+			e.ad.end(pr, statSample, &e.full)
 			return err
 		}
 	}

@@ -85,6 +85,7 @@ type worker struct {
 	held  *dir    // the path buffer's directory, referenced (holdPath)
 
 	ncalls    uint32 // opens and reads, for sampling (adapt)
+	full      uint8  // probes left that count sleeps (adapt.begin)
 	spareDirs []*dir // free list of items (allocDir, unref), spilling to the pool's
 }
 
@@ -343,13 +344,13 @@ func (k *worker) begin() probe {
 	if k.ncalls++; k.ncalls%callSample != 0 {
 		return probe{t0: -1}
 	}
-	return k.p.ad.begin()
+	return k.p.ad.begin(&k.full)
 }
 
 // end ends a probe begun by begin.
 func (k *worker) end(pr probe) {
 	if pr.t0 >= 0 {
-		k.p.ad.end(pr, callSample)
+		k.p.ad.end(pr, callSample, &k.full)
 	}
 }
 
