@@ -29,10 +29,11 @@ import (
 // blocked calls and CPUs not saturated, the walk doubles its Ps
 // (Options.Procs) and its workers, up to the cap (Options.MaxWorkers);
 // below shrinkAt, or not above growAt with the CPUs saturated (busyAt),
-// it halves them, down to where it started. A walk whose calls block
-// that much holds its level however busy the CPUs are: the kernel's
-// work of reading a cold disk is charged to the process, and shrinking
-// for it would only leave the disk idle. Workers above the current
+// for shrinkAfter windows in a row, it halves them, down to where it
+// started. A walk whose calls block that much holds its level however
+// busy the CPUs are: the kernel's work of reading a cold disk is
+// charged to the process, and shrinking for it would only leave the
+// disk idle. Workers above the current
 // count finish their own stacks and park; they steal nothing. Too few
 // blocked calls to tell extend the window, up to maxWindow.
 type adapt struct {
@@ -47,18 +48,20 @@ type adapt struct {
 	cpu      int64        // the process's CPU time at the start of this window
 	ncpu     int          // CPUs the process may run on
 	deciding sync.Mutex   // one decision at a time (TryLock)
+	low      int          // windows in a row that would shrink (under deciding)
 }
 
 const (
-	slowCall   = 50_000    // ns: a cached open, read or stat of a small directory takes a few µs
-	window     = 5_000_000 // ns between decisions
-	maxWindow  = 4 * window
-	growAt     = 0.25 // fraction of the worker time spent blocked, to grow
-	shrinkAt   = 0.05 // ... and below which to shrink
-	busyAt     = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
-	minSlow    = 12   // blocked calls (sampled ones, weighted) in a window, to grow
-	callSample = 8    // one open or read in callSample is timed
-	statSample = 64   // one stat in statSample is timed
+	slowCall    = 50_000    // ns: a cached open, read or stat of a small directory takes a few µs
+	window      = 5_000_000 // ns between decisions
+	maxWindow   = 4 * window
+	growAt      = 0.25 // fraction of the worker time spent blocked, to grow
+	shrinkAt    = 0.05 // ... and below which to shrink
+	busyAt      = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
+	minSlow     = 12   // blocked calls (sampled ones, weighted) in a window, to grow
+	shrinkAfter = 3    // low windows in a row, to shrink
+	callSample  = 8    // one open or read in callSample is timed
+	statSample  = 64   // one stat in statSample is timed
 )
 
 // epoch is the origin of the monotonic clock the probes read: a
@@ -152,8 +155,20 @@ func (a *adapt) decide(now int64) {
 	switch {
 	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:
 		next = min(a.cap, 2*level)
+		a.low = 0
 	case (frac < shrinkAt || busy >= busyAt && frac <= growAt) && level > a.base:
-		next = max(a.base, level/2)
+		// A window's figure rests on a few sampled calls: one without
+		// a slow sample is common in the middle of a cold walk, and
+		// halving for it would leave the disk short of requests for
+		// the windows it takes to grow back. So it takes shrinkAfter
+		// low windows in a row; a walk that turns warm pays a few
+		// windows of extra threads.
+		if a.low++; a.low >= shrinkAfter {
+			next = max(a.base, level/2)
+			a.low = 0
+		}
+	default:
+		a.low = 0
 	}
 	if next != level {
 		a.level.Store(int32(next))
