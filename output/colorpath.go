@@ -1,10 +1,6 @@
 package output
 
-import (
-	"bytes"
-
-	"github.com/gfind/gfind/internal/mbchar"
-)
+import "github.com/gfind/gfind/internal/mbchar"
 
 // Colored paths (--color): the colors are LS_COLORS's (internal/lscolors);
 // writing a path in them, escaped as the destination needs, is output's.
@@ -21,13 +17,27 @@ import (
 // path[:split], in dirColor, and the rest in nameColor. Each non-empty
 // run with a color is followed by reset. esc appends the text of a run
 // with whatever escaping the output needs; it is never given the color
-// sequences. When both colors are equal the path is one run.
+// sequences. When nameColor is dirColor itself (the same slice, or both
+// nil) the path is one run, escaped whole.
+//
+// The test is identity, not equal bytes, because bfs 4.1 compares the
+// pointers (print_path_colored): a directory in the di color, or a link
+// colored as its target directory, is one run, but a name whose own key
+// happens to have di's value (*.d=01;34, ow) is a run of its own, which
+// matters for where AppendShell's $'…' begin and end.
 func AppendColoredPath(dst, path []byte, split int, dirColor, nameColor, reset []byte, esc func(dst, text []byte) []byte) []byte {
-	if split < 0 || split > len(path) || bytes.Equal(dirColor, nameColor) {
+	if split < 0 || split > len(path) || sameColor(dirColor, nameColor) {
 		split = 0
 	}
 	dst = appendRun(dst, path[:split], dirColor, reset, esc)
 	return appendRun(dst, path[split:], nameColor, reset, esc)
+}
+
+// sameColor reports whether a and b are the same sequence: the same
+// bytes in the same memory, as internal/lscolors hands out one slice
+// per key. Two nil (uncolored) are the same.
+func sameColor(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func appendRun(dst, text, color, reset []byte, esc func(dst, text []byte) []byte) []byte {

@@ -35,8 +35,11 @@ func TestPrintColored(t *testing.T) {
 		{true, "d\x1b/e\x1b[0m", 3, []byte("\x1b[1m"), []byte("\x1b[2m"), "\x1b[1m$'d\\e/'<R>\x1b[2m$'e\\e[0m'<R>\n"},
 		{false, "d\x1b/e\x1b[0m", 3, []byte("\x1b[1m"), []byte("\x1b[2m"), "\x1b[1m$'d\\e/'<R>\x1b[2m$'e\\e[0m'<R>\n"},
 		{false, "./a/\x1b]0;pwned\a", 4, dir, name, "<D>./a/<R><N>$'\\e]0;pwned\\a'<R>\n"},
-		// The same colors: one run, quoted whole.
+		// The same color: one run, quoted whole; an equal one of another
+		// key (its own slice): two, as in bfs 4.1.
 		{false, "./\x01/d", 2, dir, dir, "<D>$'./\\x01/d'<R>\n"},
+		{false, "./\x01/d", 2, dir, []byte("<D>"), "<D>./<R><D>$'\\x01/d'<R>\n"},
+		{false, "./\x01/d", 2, nil, nil, "$'./\\x01/d'\n"},
 	} {
 		s, _, contents := newFileSink(t, WithTTY(tt.tty))
 		b := s.NewBuffer()

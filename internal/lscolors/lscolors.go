@@ -343,7 +343,9 @@ func (c *Colors) build(given []colorExt) {
 		}
 		c.exts = append(c.exts, e)
 	}
-	// ls 9.x's case rule: of two entries with the same suffix, the
+	// GNU ls 9.2's case rule (and bfs's since 3.0; Debian 12's ls 9.1
+	// still matched every entry in any case, the last given winning):
+	// of two entries with the same suffix, the
 	// earlier is dropped; of two that differ only in case, the earlier
 	// is dropped when they give the same color, and otherwise both
 	// match case-sensitively.
