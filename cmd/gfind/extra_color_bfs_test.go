@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,6 +33,9 @@ var colorBFSCases = []string{
 	"ln=target:or=31",
 	"su=1:sg=2:ex=3:mh=4",   // su before sg before ex before mh
 	"su=00:sg=00:ex=3:mh=4", // uncolored keys fall through
+	"ca=1:ex=3",             // capabilities before ex
+	"ca=00:ex=3",
+	"su=1:ca=7",
 	"tw=1:ow=2:st=3",
 	"tw=00:ow=2:st=3",
 	"di=00",
@@ -43,10 +47,11 @@ var colorBFSCases = []string{
 // makeColorTree builds a tree with a file of each kind the keys tell
 // apart: t/ d/ st/ (sticky) ow/ (other-writable) tw/ (both) a.tar A.TAR
 // b.tar.gz c.GZ "sp ace.tar" e.txt su sg x (executable) hl hl2 (hard
-// links) lnk -> a.tar dlnk -> d dang -> nowhere fifo.
-func makeColorTree(t *testing.T) string {
+// links) lnk -> a.tar dlnk -> d dang -> nowhere fifo, and, when setcap
+// is there, capf and capx (executable) with file capabilities.
+func makeColorTree(t *testing.T) (root string, caps bool) {
 	t.Helper()
-	root := testtree.Make(t)
+	root = testtree.Make(t)
 	p := func(name string) string { return filepath.Join(root, "t", name) }
 	must := func(err error) {
 		t.Helper()
@@ -69,7 +74,15 @@ func makeColorTree(t *testing.T) string {
 		must(os.Symlink(target, p(l)))
 	}
 	must(unix.Mkfifo(p("fifo"), 0o644))
-	return root
+	if setcap, ok := testtool.Want(t, "setcap", "libcap2-bin"); ok {
+		must(os.WriteFile(p("capf"), nil, 0o644))
+		must(os.WriteFile(p("capx"), nil, 0o755))
+		if out, err := exec.Command(setcap, "cap_net_raw+ep", p("capf"), "cap_net_raw+ep", p("capx")).CombinedOutput(); err != nil {
+			t.Fatalf("setcap: %v\n%s", err, out)
+		}
+		caps = true
+	}
+	return root, caps
 }
 
 // TestColorsAgainstBFS compares gfind -s -color with bfs -S dfs -s
@@ -83,7 +96,7 @@ func TestColorsAgainstBFS(t *testing.T) {
 	}
 	bfs := testtool.Need(t, "bfs", "bfs")
 	gfind := gfindBin(t)
-	root := makeColorTree(t)
+	root, caps := makeColorTree(t)
 	for _, value := range colorBFSCases {
 		c, err := lscolors.Parse(value)
 		if err != nil {
@@ -109,6 +122,9 @@ func TestColorsAgainstBFS(t *testing.T) {
 			}
 			if !strings.Contains(want.stdout, "\x1b[") && !strings.Contains(want.stdout, "<") {
 				t.Errorf("LS_COLORS=%q %q: bfs colored nothing: %q", value, follow, want.stdout)
+			}
+			if caps && value == "ca=1:ex=3" && !strings.Contains(want.stdout, "\x1b[1mcapx") {
+				t.Errorf("bfs does not color capx by its capabilities: %q", want.stdout)
 			}
 			if w, g := norm(want.stdout), norm(got.stdout); strings.Join(w, "\n") != strings.Join(g, "\n") {
 				diffLines(t, "LS_COLORS="+value+" "+strings.Join(follow, " "), quoteAll(w), quoteAll(g))
