@@ -17,8 +17,9 @@ import (
 // 2.6.1, bfs 4.1 (the specification) and GNU ls agree, so that bfs 2.6.1
 // can be the oracle. Left out, where 2.6.1 is older than both: suffixes
 // that differ only in case (ls 9.2 and bfs 3.0 match them exactly;
-// internal/lscolors' tests), keys set to 00 or empty that 2.6.1 gives
-// the "no" color (ls leaves them uncolored; the same tests), and names
+// internal/lscolors' tests), keys set to 00 or empty, which 2.6.1
+// gives the "no" color or writes as lc 00 rc where gfind, as ls, leaves
+// the name uncolored without a sequence (the same tests), and names
 // with control characters, which 2.6.1 writes raw (bfs 3.0 quotes them:
 // output's TestAppendShell, extra_color_quote.txtar).
 var colorBFSCases = []string{
