@@ -1,21 +1,43 @@
 package output
 
-import "bytes"
+import "github.com/gfind/gfind/internal/mbchar"
 
 // Colored paths (--color): the colors are LS_COLORS's (internal/lscolors);
 // writing a path in them, escaped as the destination needs, is output's.
+//
+// Colored output is meant for a terminal, even when it goes through a
+// pipe (--color=always | less -R), so a name that holds an escape
+// sequence of its own must not reach it raw: it could move the cursor,
+// retitle the window or answer back. bfs writes each piece of a colored
+// path shell-quoted, $'…', when it holds a character that is neither
+// printable nor whitespace, and so does gfind (AppendShell), whatever
+// the output is; uncolored output stays GNU's.
 
 // AppendColoredPath appends path as two runs: its leading directories,
 // path[:split], in dirColor, and the rest in nameColor. Each non-empty
 // run with a color is followed by reset. esc appends the text of a run
 // with whatever escaping the output needs; it is never given the color
-// sequences. When both colors are equal the path is one run.
+// sequences. When nameColor is dirColor itself (the same slice, or both
+// nil) the path is one run, escaped whole.
+//
+// The test is identity, not equal bytes, because bfs 4.1 compares the
+// pointers (print_path_colored): a directory in the di color, or a link
+// colored as its target directory, is one run, but a name whose own key
+// happens to have di's value (*.d=01;34, ow) is a run of its own, which
+// matters for where AppendShell's $'…' begin and end.
 func AppendColoredPath(dst, path []byte, split int, dirColor, nameColor, reset []byte, esc func(dst, text []byte) []byte) []byte {
-	if split < 0 || split > len(path) || bytes.Equal(dirColor, nameColor) {
+	if split < 0 || split > len(path) || sameColor(dirColor, nameColor) {
 		split = 0
 	}
 	dst = appendRun(dst, path[:split], dirColor, reset, esc)
 	return appendRun(dst, path[split:], nameColor, reset, esc)
+}
+
+// sameColor reports whether a and b are the same sequence: the same
+// bytes in the same memory, as internal/lscolors hands out one slice
+// per key. Two nil (uncolored) are the same.
+func sameColor(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func appendRun(dst, text, color, reset []byte, esc func(dst, text []byte) []byte) []byte {
@@ -32,20 +54,123 @@ func appendRun(dst, text, color, reset []byte, esc func(dst, text []byte) []byte
 
 // PrintColored is Print for a colored -print: the record path+'\n' with
 // path[:split] in dirColor and the rest in nameColor (see
-// AppendColoredPath). In terminal mode unprintable characters of the
-// name are shown as '?' as Print shows them; the color sequences
-// themselves are written as they are. It does not allocate.
+// AppendColoredPath). Each run is written as AppendShell writes it, in
+// the locale's character set, on a terminal or not: colored output is
+// for one. The color sequences themselves are written as they are. It
+// does not allocate.
 func (b *Buffer) PrintColored(path []byte, split int, dirColor, nameColor, reset []byte) {
 	if b.s.stopped.Load() {
 		return
 	}
-	esc := appendRaw
-	if b.s.tty {
-		esc = b.s.style.AppendTTY
-	}
-	b.buf = AppendColoredPath(b.buf, path, split, dirColor, nameColor, reset, esc)
+	b.buf = AppendColoredPath(b.buf, path, split, dirColor, nameColor, reset, b.s.nameStyle().AppendShell)
 	b.buf = append(b.buf, '\n')
 	b.EndRecord()
 }
 
-func appendRaw(dst, text []byte) []byte { return append(dst, text...) }
+// nameStyle is the character set names are escaped in. A terminal's is
+// settled when the Sink is made; otherwise it is asked only when
+// needed, since finding the locale costs a little and plain output
+// never needs it.
+func (s *Sink) nameStyle() Style {
+	if s.tty || s.diag == nil {
+		return s.style
+	}
+	return s.diag.Style()
+}
+
+// AppendShell appends text as bfs 4.1 writes each piece of a colored
+// path (print_wordesc with WESC_TTY, src/bfstd.c): as it is when every
+// character is printable or whitespace (isprint or isspace, iswprint or
+// iswspace in a UTF-8 locale), and otherwise quoted whole as $'…', in
+// which
+//
+//   - a printable or whitespace character other than ' and \ stands for
+//     itself: newline, tab, \v, \f and \r stay raw (they are
+//     whitespace; bfs keeps them so);
+//   - ESC, BEL and BS are \e, \a and \b, and ' and \ are \' and \\;
+//   - every other byte, of an unprintable character or of an invalid
+//     or incomplete sequence (every byte above 0x7F in the C locale),
+//     is \xHH, in capitals.
+//
+// So no control character other than whitespace is written raw, and a
+// shell that reads the quoted form back gets the name's bytes.
+func (s Style) AppendShell(dst, text []byte) []byte {
+	if s.shellSafe(text) {
+		return append(dst, text...)
+	}
+	dst = append(dst, '$', '\'')
+	for i := 0; i < len(text); {
+		n, ok := s.shellChar(text[i:])
+		if ok && text[i] != '\'' && text[i] != '\\' {
+			dst = append(dst, text[i:i+n]...)
+			i += n
+			continue
+		}
+		for end := i + n; i < end; i++ {
+			dst = appendDollarByte(dst, text[i])
+		}
+	}
+	return append(dst, '\'')
+}
+
+// shellSafe reports whether AppendShell writes text as it is: bfs's
+// printable_len covers it all. Printable ASCII is the common case and
+// is settled without decoding.
+func (s Style) shellSafe(text []byte) bool {
+	for i := 0; i < len(text); {
+		if c := text[i]; isPrintASCII(c) {
+			i++
+			continue
+		}
+		n, ok := s.shellChar(text[i:])
+		if !ok {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// shellChar returns the length of the character text starts with, as
+// glibc's mbrtowc in the style's character set reads it (1 for a byte
+// that starts no valid character), and whether it is printable or
+// whitespace: what bfs's xiswprint accepts when not quoting for a
+// shell. The C locale's characters are the 7-bit ones; NUL, which a
+// file name cannot hold, is unprintable.
+func (s Style) shellChar(text []byte) (int, bool) {
+	c := text[0]
+	if c < 0x80 {
+		return 1, isPrintASCII(c) || isSpaceASCII(c)
+	}
+	if s != StyleUTF8 {
+		return 1, false
+	}
+	r, n, st := mbchar.Decode(text)
+	if st != mbchar.Valid {
+		return 1, false
+	}
+	return n, glibcPrintable(r) || r == 0x2028 || r == 0x2029
+}
+
+// isSpaceASCII is isspace in the C locale: ' ', \t, \n, \v, \f, \r.
+// In a UTF-8 locale glibc's iswspace adds characters that are all
+// printable as well but for U+2028 and U+2029 (see shellChar).
+func isSpaceASCII(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
+
+// appendDollarByte appends one byte inside $'…' as bfs's dollar_esc
+// does, or as \xHH.
+func appendDollarByte(dst []byte, c byte) []byte {
+	const hex = "0123456789ABCDEF"
+	switch c {
+	case 033:
+		return append(dst, '\\', 'e')
+	case '\'', '\\':
+		return append(dst, '\\', c)
+	}
+	if esc := cEscape(c); esc != 0 {
+		// \a and \b. (cEscape's \f \n \r \t \v never get here:
+		// whitespace is written raw.)
+		return append(dst, '\\', esc)
+	}
+	return append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+}

@@ -33,7 +33,8 @@
 // next, up to a bound, and writes it in order.
 //
 // gfind's extras: colorpath.go writes a path in the colors
-// internal/lscolors picked, escaping only the names on a terminal;
+// internal/lscolors picked, its pieces $'…'-quoted as bfs quotes them
+// when they hold control characters, on a terminal or not;
 // json.go writes JSON strings and records without reflection, and
 // Diag's JSON form of file errors (--json).
 //

@@ -143,9 +143,12 @@ func TestColorSelection(t *testing.T) {
 	got = colorsOf(t, filepath.Join(root, "links"), tagColors+":or=00", walker.FollowNever, nil)
 	checkColors(t, got, map[string]string{"dangling": "LN", "to_file": "LN"})
 
-	// Kinds whose key is uncolored take "no", or nothing.
+	// Kinds whose key is unset take "no"; set to "00" or "", nothing
+	// (as ls: internal/lscolors's "set 00 not no").
 	got = colorsOf(t, filepath.Join(root, "basic"), tagColors+":no=NO:pi=00:fi=", walker.FollowNever, nil)
-	checkColors(t, got, map[string]string{"fifo": "NO", "noext": "NO", "x.go": "GO"})
+	checkColors(t, got, map[string]string{"fifo": "", "noext": "", "x.go": "GO"})
+	got = colorsOf(t, filepath.Join(root, "basic"), "lc=:rc=:no=NO:di=DI", walker.FollowNever, nil)
+	checkColors(t, got, map[string]string{"noext": "NO", "x.go": "NO", "a": "DI"})
 }
 
 // TestColorStats proves which entries coloring stats: a file removed

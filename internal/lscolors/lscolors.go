@@ -80,8 +80,13 @@ const Dircolors = "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40
 // once made and safe for concurrent use.
 //
 // Every sequence a Colors hands out is complete (lc, the value, rc) and
-// is nil when the file is not to be colored; a key whose value is "",
-// "0" or "00" (ls's is_colored) falls back to the "no" color.
+// is nil when the file is not to be colored. A key LS_COLORS leaves
+// unset (and without a built-in value) takes the "no" color; a key set
+// to "", "0" or "00" (not ls's is_colored) colors nothing, as in ls,
+// which writes lc, that value and rc: a reset. The keys that ls only
+// consults when colored (su, sg, ca, ex, mh, tw, ow, st, or, mi) are
+// asked with Colored first, and a file they do not color falls through
+// to its kind's key (fi, di, ln).
 type Colors struct {
 	val   [numIndicators][]byte // the value of each key (nil: unset)
 	set   [numIndicators]bool   // the key has a value, possibly empty (ec)
@@ -305,9 +310,18 @@ func (c *Colors) build(given []colorExt) {
 		normal = seq(c.val[IndNormal])
 	}
 	for i := IndNormal; i < numIndicators; i++ {
-		if isColored(c.val[i]) {
+		switch {
+		case i == IndLink && c.linkTarget:
+			// ln=target is no color: a link that cannot be colored as
+			// its target (bfs: under -L) is in the "no" color.
+			c.color[i] = normal
+		case isColored(c.val[i]):
 			c.color[i] = seq(c.val[i])
-		} else {
+		case c.set[i]:
+			// Set to "", "0" or "00": ls writes lc, the value and rc,
+			// a reset, so the name shows uncolored, not in "no"
+			// (nil). Only an unset key takes the "no" color.
+		default:
 			c.color[i] = normal
 		}
 	}
@@ -325,11 +339,13 @@ func (c *Colors) build(given []colorExt) {
 		if isColored(e.color) {
 			e.color = seq(e.color)
 		} else {
-			e.color = normal
+			e.color = nil // as a kind's key set to "00": uncolored
 		}
 		c.exts = append(c.exts, e)
 	}
-	// ls 9.x's case rule: of two entries with the same suffix, the
+	// GNU ls 9.2's case rule (and bfs's since 3.0; Debian 12's ls 9.1
+	// still matched every entry in any case, the last given winning):
+	// of two entries with the same suffix, the
 	// earlier is dropped; of two that differ only in case, the earlier
 	// is dropped when they give the same color, and otherwise both
 	// match case-sensitively.
@@ -427,8 +443,9 @@ func asciiEqualFold(a, b []byte) bool {
 }
 
 // Color returns the sequence that starts a name of the kind ind: lc, the
-// key's value and rc; the "no" color when the key is not colored; nil
-// when neither is. For lc, rc, ec and rs it returns nil.
+// key's value and rc; the "no" color when the key is unset; nil when
+// the key is set to "", "0" or "00", or is unset with no "no" color.
+// For lc, rc, ec and rs it returns nil.
 func (c *Colors) Color(ind Indicator) []byte {
 	if ind < IndNormal || ind >= numIndicators {
 		return nil
@@ -452,9 +469,9 @@ func (c *Colors) LinkAsTarget() bool { return c.linkTarget }
 func (c *Colors) Reset() []byte { return c.reset }
 
 // Suffix returns the color of the suffix entry that matches name (a base
-// name), and whether one does. The color may be nil when the entry's
-// value is "00" and there is no "no" color: the name is then not colored,
-// whatever its type's color. Suffix does not allocate.
+// name), and whether one does. The color is nil when the entry's value
+// is "", "0" or "00": the name is then not colored, whatever the "no"
+// color, as in ls. Suffix does not allocate.
 func (c *Colors) Suffix(name []byte) ([]byte, bool) {
 	best := int32(-1)
 	n := int32(0)

@@ -29,8 +29,25 @@ var lsColorCases = []struct {
 	{name: "single zero", value: "ex=0", ind: IndExec, want: ""},
 	{name: "empty", value: "ex=", ind: IndExec, want: ""},
 	{name: "000 is a color", value: "ex=000", ind: IndExec, want: "\033[000m"},
-	{name: "no fallback", value: "no=07:ex=00", ind: IndExec, want: "\033[07m"},
-	{name: "no fallback for fi", value: "no=07", ind: IndFile, want: "\033[07m"},
+	// Only an unset key takes the "no" color; one set to "", "0" or
+	// "00" colors nothing. GNU ls 9.1 is the tie-breaker (bfs falls back
+	// to "no" for some of these: 2.6.1 for fi=00 and di=, 4.1's source
+	// for di=), in a directory with a.tar, b.txt (executable) and dd/:
+	//
+	//	LS_COLORS='no=01;31:*.tar=00' ls --color=always  a.tar: \e[m\e[00ma.tar (uncolored)
+	//	LS_COLORS='no=01;31:di=' ls --color=always       dd: \e[m\e[mdd (uncolored)
+	//	LS_COLORS='no=01;31:fi=00' ls --color=always     a.tar: \e[m\e[00ma.tar (uncolored)
+	//	LS_COLORS='no=01;31:ex=00' ls --color=always     b.txt: no sequence, in "no" (ex is
+	//	                                                 only asked when colored: fi, unset)
+	//
+	// (\e[m is ls restoring the default before a name's color.)
+	{name: "no for unset", value: "no=07", ind: IndFile, want: "\033[07m"},
+	{name: "no for unset or", value: "no=07", ind: IndOrphan, want: "\033[07m"},
+	{name: "set 00 not no", value: "no=07:ex=00", ind: IndExec, want: ""},
+	{name: "fi 00 not no", value: "no=07:fi=00", ind: IndFile, want: ""},
+	{name: "di empty not no", value: "no=07:di=", ind: IndDir, want: ""},
+	{name: "di 0 not no", value: "no=07:di=0", ind: IndDir, want: ""},
+	{name: "ln target is no", value: "no=07:ln=target", ind: IndLink, want: "\033[07m"},
 	{name: "lc rc", value: "lc=<:rc=>:di=1", ind: IndDir, want: "<1>"},
 	{name: "lc rc in reset", value: "lc=<:rc=>", ind: IndDir, want: "<01;34>", reset: "<0>"},
 	{name: "rs", value: "rs=2", ind: IndDir, want: "\033[01;34m", reset: "\033[2m"},
@@ -71,7 +88,9 @@ var lsColorCases = []struct {
 	{name: "ext later longer wins", value: "*.gz=32:*.tar.gz=31", file: "a.tar.gz", want: "\033[31m"},
 	{name: "ext duplicate", value: "*.go=31:*.go=32", file: "a.go", want: "\033[32m"},
 	{name: "ext 00 stops search", value: "*.gz=32:*.tar.gz=00", file: "a.tar.gz", want: ""},
-	{name: "ext 00 takes no", value: "no=7:*.gz=00", file: "a.gz", want: "\033[7m"},
+	{name: "ext 00 not no", value: "no=7:*.gz=00", file: "a.gz", want: ""}, // see "set 00 not no"
+	{name: "ext empty not no", value: "no=7:*.gz=", file: "a.gz", want: ""},
+	{name: "ext 00 over type", value: "*.gz=32:*.GZ=00", file: "a.GZ", want: ""},
 	{name: "ext empty pattern", value: "*=33", file: "anything", want: "\033[33m"},
 	{name: "ext escaped key", value: "*\\x2ego=35", file: "a.go", want: "\033[35m"},
 	{name: "ext key with equals", value: "*a\\=b=35", file: "xa=b", want: "\033[35m"},
