@@ -1,0 +1,283 @@
+package gitignore
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"unsafe"
+)
+
+// A Repo is one work tree: its root, and the ignore files that hold for
+// all of it, which are read the first time a path needs them.
+type Repo struct {
+	root string // absolute
+	once sync.Once
+	// global is info/exclude's list, then core.excludesFile's: git
+	// asks them in that order, after the .gitignore files.
+	global []List
+	// globalErrs are the failures to read them, reported by the first
+	// Ignored that reads them.
+	globalErrs []error
+}
+
+// Root returns the work tree's root directory, an absolute path.
+func (r *Repo) Root() string { return r.root }
+
+// A Dir is a directory as the rules see it (see the package doc).
+type Dir struct {
+	repo   *Repo  // nil outside a work tree
+	parent *Dir   // nil at the work tree's root
+	abs    string // the directory's absolute path, for a nested work tree's root
+	rel    string // relative to the work tree's root: "" or "a/b/"
+	rules  *List  // its .gitignore's, or nil
+	// ignored: git ignores the directory, and so everything below it.
+	ignored bool
+}
+
+// Repo returns the work tree d is in, or nil.
+func (d *Dir) Repo() *Repo { return d.repo }
+
+// IgnoredSelf reports whether the directory itself is ignored.
+func (d *Dir) IgnoredSelf() bool { return d.ignored }
+
+// An FS reads a directory's files for Child: by the descriptor of the
+// directory, or by its path.
+type FS interface {
+	// ReadIgnore returns the contents of the directory's .gitignore:
+	// nil (and no error) when there is none; a .gitignore that is a
+	// symbolic link is not followed (git refuses it) and reads as none.
+	ReadIgnore() ([]byte, error)
+	// HasGit reports whether the directory holds a ".git" (a directory
+	// or a file): it is the root of a work tree of its own.
+	HasGit() bool
+}
+
+// Ignored reports whether git ignores the file name in d (a directory
+// if isDir). scratch is a buffer the caller keeps (one per goroutine)
+// to build the file's path in. errs receives the failures to read the
+// work tree's info/exclude and core.excludesFile, the first time they
+// are read.
+func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)) bool {
+	if d == nil || d.repo == nil {
+		return false
+	}
+	if d.ignored {
+		return true
+	}
+	b := append(append((*scratch)[:0], d.rel...), name...)
+	*scratch = b
+	// The path as a string without a copy: it does not outlive the
+	// call, and b is not written to meanwhile.
+	path := unsafeString(b)
+	nameOff := len(d.rel)
+	for x := d; x != nil; x = x.parent {
+		if x.rules == nil {
+			continue
+		}
+		if m, ign := x.rules.match(path, nameOff, isDir); m {
+			return ign
+		}
+	}
+	for i := range d.repo.globals(errs) {
+		if m, ign := d.repo.global[i].match(path, nameOff, isDir); m {
+			return ign
+		}
+	}
+	return false
+}
+
+// Child returns the Dir of the subdirectory name of d, whose files fs
+// reads: ignored if d's rules ignore it (its .gitignore is then not
+// read), the root of a work tree of its own if it holds ".git", and
+// outside any work tree if d is. err is the failure to read its
+// .gitignore, which is then taken to be empty, as git does.
+func (d *Dir) Child(name string, fsys FS, scratch *[]byte, errs func(error)) (c *Dir, err error) {
+	c = &Dir{repo: d.repo, parent: d, abs: d.abs + "/" + name, rel: d.rel + name + "/"}
+	if d.abs == "/" {
+		c.abs = "/" + name
+	}
+	if d.Ignored([]byte(name), true, scratch, errs) {
+		c.ignored = true
+		return c, nil
+	}
+	if fsys.HasGit() {
+		// A nested work tree: git sees it as one untracked directory
+		// (ignored or not, as just decided) and its files with its own
+		// rules, as "git -C name" would.
+		c = &Dir{repo: &Repo{root: c.abs}, abs: c.abs}
+	} else if d.repo == nil {
+		return c, nil
+	}
+	data, err := fsys.ReadIgnore()
+	if len(data) > 0 {
+		l := Parse(data, c.rel)
+		c.rules = &l
+	}
+	return c, err
+}
+
+// Start returns the Dir of the directory that holds the file at path (a
+// starting point), and the file's name in it. The work tree is found as
+// git finds it: from the physical directory of path up, the first that
+// holds ".git"; the .gitignore files from its root down are read by
+// path, and report their failures to errs. Outside a work tree, the Dir
+// ignores nothing. A path that names "/" is in a Dir of its own, which
+// ignores nothing: it is no file's child.
+func Start(path string, scratch *[]byte, errs func(error)) (*Dir, string) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return &Dir{abs: "/"}, path
+	}
+	parent, name := filepath.Split(abs)
+	if name == "" {
+		return &Dir{abs: "/"}, "/"
+	}
+	if p, err := filepath.EvalSymlinks(parent); err == nil {
+		parent = p
+	}
+	parent = filepath.Clean(parent)
+	root := parent
+	for !exists(filepath.Join(root, ".git")) {
+		up := filepath.Dir(root)
+		if up == root {
+			return &Dir{abs: parent}, name
+		}
+		root = up
+	}
+	d := &Dir{repo: &Repo{root: root}, abs: root}
+	if data, err := ReadPath(filepath.Join(root, ".gitignore")); err != nil {
+		errs(err)
+	} else if len(data) > 0 {
+		l := Parse(data, "")
+		d.rules = &l
+	}
+	if root == parent {
+		return d, name
+	}
+	for _, n := range strings.Split(strings.TrimPrefix(parent, strings.TrimSuffix(root, "/")+"/"), "/") {
+		c, err := d.Child(n, pathFS(filepath.Join(d.abs, n)), scratch, errs)
+		if err != nil {
+			errs(err)
+		}
+		d = c
+	}
+	return d, name
+}
+
+// pathFS is an FS that reads a directory by its path.
+type pathFS string
+
+func (p pathFS) ReadIgnore() ([]byte, error) {
+	return ReadPath(filepath.Join(string(p), ".gitignore"))
+}
+func (p pathFS) HasGit() bool { return exists(filepath.Join(string(p), ".git")) }
+
+// exists reports whether a file is at path (not following a final
+// link).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// ignorable reports whether a failure to open an ignore file means
+// there is none: git is silent about these (warn_on_fopen_errors).
+func ignorable(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// unsafeString returns b as a string without copying: the caller must
+// not change b while the string is in use.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// globals reads the work tree's info/exclude and core.excludesFile once,
+// and returns their lists.
+func (r *Repo) globals(errs func(error)) []List {
+	r.once.Do(func() {
+		if data, err := readFollow(filepath.Join(commonDir(r.root), "info", "exclude")); err != nil {
+			r.globalErrs = append(r.globalErrs, err)
+		} else {
+			r.global = append(r.global, Parse(data, ""))
+		}
+		if name := excludesFile(r.root); name != "" {
+			if data, err := readFollow(name); err != nil {
+				r.globalErrs = append(r.globalErrs, err)
+			} else {
+				r.global = append(r.global, Parse(data, ""))
+			}
+		}
+		for _, err := range r.globalErrs {
+			errs(err)
+		}
+	})
+	return r.global
+}
+
+// commonDir returns the git directory of the work tree at root whose
+// info/exclude holds: root/.git, or for a ".git" file ("gitdir: X", a
+// linked work tree or a submodule) X, or the common directory X's
+// "commondir" names.
+func commonDir(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return dotgit // a directory (or unreadable: nothing to read)
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
+	if !ok {
+		return dotgit
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(root, gitdir)
+	}
+	if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common := strings.TrimRight(string(c), "\r\n")
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+		return common
+	}
+	return gitdir
+}
+
+// excludesFile returns the path of core.excludesFile for the work tree
+// at root: what "git config --path core.excludesFile" says there (its
+// local, global and system configuration, as git reads them); when git
+// says nothing or is not installed, git's default,
+// $XDG_CONFIG_HOME/git/ignore or $HOME/.config/git/ignore. A relative
+// name is relative to root, where git runs. "" when there is none.
+func excludesFile(root string) string {
+	cmd := exec.Command("git", "config", "-z", "--path", "--get", "core.excludesFile")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err == nil {
+		name := string(bytes.TrimSuffix(out, []byte{0}))
+		if name != "" && !filepath.IsAbs(name) {
+			name = filepath.Join(root, name)
+		}
+		return name
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", "ignore")
+	}
+	if h := os.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "git", "ignore")
+	}
+	return ""
+}
+
+// readFollow reads an ignore file outside the work tree (info/exclude,
+// core.excludesFile), following links as git does: nil when there is
+// none.
+func readFollow(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && ignorable(err) {
+		return nil, nil
+	}
+	return data, err
+}
