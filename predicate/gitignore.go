@@ -167,7 +167,7 @@ type gitFdFS struct {
 }
 
 func (f gitFdFS) ReadIgnore() ([]byte, error) {
-	return gitignore.ReadAt(f.e.DirFD(), string(f.path)+"/.gitignore")
+	return gitignore.ReadAt(f.e.DirFD(), inDir(f.path, ".gitignore"))
 }
 
 func (f gitFdFS) HasGit() bool { return gitignore.HasGitAt(f.e.DirFD()) }
@@ -178,12 +178,21 @@ func (f gitFdFS) HasGit() bool { return gitignore.HasGitAt(f.e.DirFD()) }
 type gitPathFS []byte
 
 func (p gitPathFS) ReadIgnore() ([]byte, error) {
-	return gitignore.ReadPath(string(p) + "/.gitignore")
+	return gitignore.ReadPath(inDir(p, ".gitignore"))
 }
 
 func (p gitPathFS) HasGit() bool {
-	_, err := os.Lstat(string(p) + "/.git")
+	_, err := os.Lstat(inDir(p, ".git"))
 	return err == nil
+}
+
+// inDir is the path of name in the directory at dir, which may end in
+// '/' (a starting point "a/" or "/").
+func inDir(dir []byte, name string) string {
+	if len(dir) > 0 && dir[len(dir)-1] == '/' {
+		return string(dir) + name
+	}
+	return string(dir) + "/" + name
 }
 
 func parseGitignored(p *parser, op string) error {

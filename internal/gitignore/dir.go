@@ -14,37 +14,29 @@ import (
 )
 
 // A Repo is one work tree: its root, and the ignore files that hold for
-// all of it, which are read the first time a path needs them.
+// all of it, which are read the first time a path needs them. The
+// directories outside any work tree have a Repo too, which is not work
+// and ignores nothing: its root is where their paths start.
 type Repo struct {
 	root string // absolute
+	work bool
 	once sync.Once
 	// global is info/exclude's list, then core.excludesFile's: git
 	// asks them in that order, after the .gitignore files.
 	global []List
-	// globalErrs are the failures to read them, reported by the first
-	// Ignored that reads them.
-	globalErrs []error
 }
 
-// Root returns the work tree's root directory, an absolute path.
-func (r *Repo) Root() string { return r.root }
-
-// A Dir is a directory as the rules see it (see the package doc).
+// A Dir is a directory as the rules see it (see the package doc). It
+// keeps only what the rules need: its path relative to its Repo's root,
+// from which a nested work tree's root is found.
 type Dir struct {
-	repo   *Repo  // nil outside a work tree
-	parent *Dir   // nil at the work tree's root
-	abs    string // the directory's absolute path, for a nested work tree's root
-	rel    string // relative to the work tree's root: "" or "a/b/"
+	repo   *Repo
+	parent *Dir   // nil at the Repo's root
+	rel    string // relative to the Repo's root: "" or "a/b/"
 	rules  *List  // its .gitignore's, or nil
 	// ignored: git ignores the directory, and so everything below it.
 	ignored bool
 }
-
-// Repo returns the work tree d is in, or nil.
-func (d *Dir) Repo() *Repo { return d.repo }
-
-// IgnoredSelf reports whether the directory itself is ignored.
-func (d *Dir) IgnoredSelf() bool { return d.ignored }
 
 // An FS reads a directory's files for Child: by the descriptor of the
 // directory, or by its path.
@@ -64,7 +56,7 @@ type FS interface {
 // work tree's info/exclude and core.excludesFile, the first time they
 // are read.
 func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)) bool {
-	if d == nil || d.repo == nil {
+	if d == nil || !d.repo.work {
 		return false
 	}
 	if d.ignored {
@@ -84,8 +76,9 @@ func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)
 			return ign
 		}
 	}
-	for i := range d.repo.globals(errs) {
-		if m, ign := d.repo.global[i].match(path, nameOff, isDir); m {
+	global := d.repo.globals(errs)
+	for i := range global {
+		if m, ign := global[i].match(path, nameOff, isDir); m {
 			return ign
 		}
 	}
@@ -98,10 +91,7 @@ func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)
 // outside any work tree if d is. err is the failure to read its
 // .gitignore, which is then taken to be empty, as git does.
 func (d *Dir) Child(name string, fsys FS, scratch *[]byte, errs func(error)) (c *Dir, err error) {
-	c = &Dir{repo: d.repo, parent: d, abs: d.abs + "/" + name, rel: d.rel + name + "/"}
-	if d.abs == "/" {
-		c.abs = "/" + name
-	}
+	c = &Dir{repo: d.repo, parent: d, rel: d.rel + name + "/"}
 	if d.Ignored([]byte(name), true, scratch, errs) {
 		c.ignored = true
 		return c, nil
@@ -110,8 +100,8 @@ func (d *Dir) Child(name string, fsys FS, scratch *[]byte, errs func(error)) (c 
 		// A nested work tree: git sees it as one untracked directory
 		// (ignored or not, as just decided) and its files with its own
 		// rules, as "git -C name" would.
-		c = &Dir{repo: &Repo{root: c.abs}, abs: c.abs}
-	} else if d.repo == nil {
+		c = &Dir{repo: &Repo{root: filepath.Join(d.repo.root, c.rel), work: true}}
+	} else if !d.repo.work {
 		return c, nil
 	}
 	data, err := fsys.ReadIgnore()
@@ -127,16 +117,16 @@ func (d *Dir) Child(name string, fsys FS, scratch *[]byte, errs func(error)) (c 
 // git finds it: from the physical directory of path up, the first that
 // holds ".git"; the .gitignore files from its root down are read by
 // path, and report their failures to errs. Outside a work tree, the Dir
-// ignores nothing. A path that names "/" is in a Dir of its own, which
-// ignores nothing: it is no file's child.
+// ignores nothing. For "/", which no directory holds, the name is "" in
+// a Dir outside any work tree, whose Child "" is "/".
 func Start(path string, scratch *[]byte, errs func(error)) (*Dir, string) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return &Dir{abs: "/"}, path
+		return &Dir{repo: &Repo{root: "/"}}, path
 	}
 	parent, name := filepath.Split(abs)
 	if name == "" {
-		return &Dir{abs: "/"}, "/"
+		return &Dir{repo: &Repo{root: "/"}}, ""
 	}
 	if p, err := filepath.EvalSymlinks(parent); err == nil {
 		parent = p
@@ -146,11 +136,11 @@ func Start(path string, scratch *[]byte, errs func(error)) (*Dir, string) {
 	for !exists(filepath.Join(root, ".git")) {
 		up := filepath.Dir(root)
 		if up == root {
-			return &Dir{abs: parent}, name
+			return &Dir{repo: &Repo{root: parent}}, name
 		}
 		root = up
 	}
-	d := &Dir{repo: &Repo{root: root}, abs: root}
+	d := &Dir{repo: &Repo{root: root, work: true}}
 	if data, err := ReadPath(filepath.Join(root, ".gitignore")); err != nil {
 		errs(err)
 	} else if len(data) > 0 {
@@ -160,8 +150,10 @@ func Start(path string, scratch *[]byte, errs func(error)) (*Dir, string) {
 	if root == parent {
 		return d, name
 	}
+	at := root
 	for _, n := range strings.Split(strings.TrimPrefix(parent, strings.TrimSuffix(root, "/")+"/"), "/") {
-		c, err := d.Child(n, pathFS(filepath.Join(d.abs, n)), scratch, errs)
+		at = filepath.Join(at, n)
+		c, err := d.Child(n, pathFS(at), scratch, errs)
 		if err != nil {
 			errs(err)
 		}
@@ -196,23 +188,21 @@ func ignorable(err error) bool {
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // globals reads the work tree's info/exclude and core.excludesFile once,
-// and returns their lists.
+// and returns their lists; the failures go to the errs of the first
+// call, the one that reads them.
 func (r *Repo) globals(errs func(error)) []List {
 	r.once.Do(func() {
 		if data, err := readFollow(filepath.Join(commonDir(r.root), "info", "exclude")); err != nil {
-			r.globalErrs = append(r.globalErrs, err)
+			errs(err)
 		} else {
 			r.global = append(r.global, Parse(data, ""))
 		}
 		if name := excludesFile(r.root); name != "" {
 			if data, err := readFollow(name); err != nil {
-				r.globalErrs = append(r.globalErrs, err)
+				errs(err)
 			} else {
 				r.global = append(r.global, Parse(data, ""))
 			}
-		}
-		for _, err := range r.globalErrs {
-			errs(err)
 		}
 	})
 	return r.global

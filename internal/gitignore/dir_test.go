@@ -101,12 +101,12 @@ func (memFS) HasGit() bool { return false }
 
 // ignoredIn builds the Dirs of a case from its files and asks about path.
 func ignoredIn(files map[string]string, path string, isDir bool) bool {
-	repo := &Repo{root: "/r"}
+	repo := &Repo{root: "/r", work: true}
 	repo.once.Do(func() {})
 	if x, ok := files["exclude"]; ok {
 		repo.global = []List{Parse([]byte(x), "")}
 	}
-	d := &Dir{repo: repo, abs: "/r"}
+	d := &Dir{repo: repo}
 	if x, ok := files[""]; ok {
 		l := Parse([]byte(x), "")
 		d.rules = &l
