@@ -20,15 +20,17 @@ import (
 // names (spaces, '#', '!', brackets, '*', '?', a backslash, a trailing
 // space); symbolic links (one a .gitignore, which git does not follow);
 // info/exclude; core.excludesFile from a global configuration and from
-// its default place. Nothing is tracked, so the index does not count.
+// its default place; in half the repositories, some files in the index
+// (ignored ones among them), which git does not ignore.
 //
-// The oracles: "git check-ignore --no-index --stdin" on every path (files
-// and directories) is what -gitignored must say; "git ls-files --others
+// The oracles: "git check-ignore --no-index --stdin" on every path
+// (files and directories), but the tracked files and the directories
+// that hold them (git ls-files --cached), is what -gitignored must say; "git ls-files --others
 // --ignored --exclude-standard" lists the ignored files (not directories)
-// and "git ls-files --others --exclude-standard" the others, which is
-// what --gitignore must keep (its non-directories). Each repository is
-// also walked from a subdirectory, where the .gitignore files above the
-// starting point count.
+// and "git ls-files --others --cached --exclude-standard" the others,
+// which is what --gitignore must keep (its non-directories). Each
+// repository is also walked from a subdirectory, where the .gitignore
+// files above the starting point count.
 func TestGitignoredAgainstGit(t *testing.T) {
 	if gnuMode() {
 		t.Skip("a gfind extra")
@@ -57,12 +59,38 @@ func TestGitignoredAgainstGit(t *testing.T) {
 			}
 			run(g.repo, "", git, "init", "-q")
 			g.gitInfo()
+			all := g.paths() // every path below the root, but .git
+			if seed%2 == 1 {
+				// Track some files, ignored ones among them: git
+				// ignores no tracked file, nor a directory holding one.
+				var add []string
+				for _, p := range all {
+					if st, err := os.Lstat(filepath.Join(g.repo, p)); err == nil && !st.IsDir() && g.r.IntN(5) == 0 {
+						add = append(add, p)
+					}
+				}
+				run(g.repo, strings.Join(add, "\x00")+"\x00", git, "update-index", "--add", "-z", "--stdin")
+			}
 
-			all := g.paths("") // every path below the root, but .git
-			ignored := records(run(g.repo, strings.Join(all, "\x00")+"\x00", git,
-				"check-ignore", "--no-index", "-z", "--stdin"))
+			// check-ignore takes its paths for pathspecs, and leaves out
+			// one that as a glob matches a tracked file ("[ab]" and a
+			// tracked "a"): the rules come from it without the index,
+			// and the index from ls-files.
+			tracked := map[string]bool{}
+			for _, p := range records(run(g.repo, "", git, "ls-files", "-z", "--cached")) {
+				for ; p != "."; p = filepath.Dir(p) {
+					tracked[p] = true // the file, and the directories holding it
+				}
+			}
+			var ignored []string
+			for _, p := range records(run(g.repo, strings.Join(all, "\x00")+"\x00", git,
+				"check-ignore", "--no-index", "-z", "--stdin")) {
+				if !tracked[p] {
+					ignored = append(ignored, p)
+				}
+			}
 			lsIgnored := records(run(g.repo, "", git, "ls-files", "-z", "--others", "--ignored", "--exclude-standard"))
-			lsKept := records(run(g.repo, "", git, "ls-files", "-z", "--others", "--exclude-standard"))
+			lsKept := records(run(g.repo, "", git, "ls-files", "-z", "--others", "--cached", "--exclude-standard"))
 			t.Logf("git ignores %d of %d paths", len(ignored), len(all))
 
 			got := gfindPaths(run(g.repo, "", gfind, ".", "-gitignored", "-print0"), "./")
@@ -364,7 +392,7 @@ func (g *gitGen) env() []string {
 }
 
 // paths returns every path in the repository but .git, relative to it.
-func (g *gitGen) paths(string) []string {
+func (g *gitGen) paths() []string {
 	var out []string
 	g.must(filepath.Walk(g.repo, func(p string, _ os.FileInfo, err error) error {
 		if err != nil {

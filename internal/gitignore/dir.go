@@ -24,6 +24,11 @@ type Repo struct {
 	// global is info/exclude's list, then core.excludesFile's: git
 	// asks them in that order, after the .gitignore files.
 	global []List
+	// tracked are the files in the index that the rules ignore (true),
+	// and the directories that hold them (false): git ignores neither.
+	// Read when a path the rules ignore first needs it.
+	trackedOnce sync.Once
+	tracked     map[string]bool
 }
 
 // A Dir is a directory as the rules see it (see the package doc). It
@@ -55,19 +60,29 @@ type FS interface {
 // to build the file's path in. errs receives the failures to read the
 // work tree's info/exclude and core.excludesFile, the first time they
 // are read.
+//
+// A file in the index is not ignored, whatever the rules say, nor is a
+// directory that holds one, as in git; the rules still ignore the other
+// files below such a directory.
 func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)) bool {
 	if d == nil || !d.repo.work {
 		return false
-	}
-	if d.ignored {
-		return true
 	}
 	b := append(append((*scratch)[:0], d.rel...), name...)
 	*scratch = b
 	// The path as a string without a copy: it does not outlive the
 	// call, and b is not written to meanwhile.
 	path := unsafeString(b)
-	nameOff := len(d.rel)
+	return d.match(path, len(d.rel), isDir, errs) && !d.repo.isTracked(path, isDir)
+}
+
+// match reports whether the rules ignore path, a file in d whose name
+// starts at nameOff: d is ignored, or the last matching pattern of the
+// deepest list that has one ignores it.
+func (d *Dir) match(path string, nameOff int, isDir bool, errs func(error)) bool {
+	if d.ignored {
+		return true
+	}
 	for x := d; x != nil; x = x.parent {
 		if x.rules == nil {
 			continue
@@ -92,7 +107,9 @@ func (d *Dir) Ignored(name []byte, isDir bool, scratch *[]byte, errs func(error)
 // .gitignore, which is then taken to be empty, as git does.
 func (d *Dir) Child(name string, fsys FS, scratch *[]byte, errs func(error)) (c *Dir, err error) {
 	c = &Dir{repo: d.repo, parent: d, rel: d.rel + name + "/"}
-	if d.Ignored([]byte(name), true, scratch, errs) {
+	if d.repo.work && d.match(c.rel[:len(c.rel)-1], len(d.rel), true, errs) {
+		// Even if it holds tracked files: git reads no .gitignore
+		// below a directory its rules ignore.
 		c.ignored = true
 		return c, nil
 	}
@@ -206,6 +223,39 @@ func (r *Repo) globals(errs func(error)) []List {
 		}
 	})
 	return r.global
+}
+
+// isTracked reports whether the file (or, if isDir, the directory) at
+// path is in the index, or holds a file that is.
+func (r *Repo) isTracked(path string, isDir bool) bool {
+	r.trackedOnce.Do(func() { r.tracked = trackedIgnored(r.root) })
+	file, ok := r.tracked[path]
+	return ok && file != isDir
+}
+
+// trackedIgnored returns the files of the index of the work tree at root
+// that its rules ignore ("git ls-files --cached --ignored
+// --exclude-standard", which asks the rules about the tracked files
+// only: few of them, usually), as true, and the directories above them,
+// as false. Without git, or when git fails, nothing is tracked.
+func trackedIgnored(root string) map[string]bool {
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil || len(out) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, p := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		m[p] = true
+		for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			if _, ok := m[p[:i]]; ok {
+				break
+			}
+			m[p[:i]] = false
+		}
+	}
+	return m
 }
 
 // commonDir returns the git directory of the work tree at root whose

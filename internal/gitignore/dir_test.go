@@ -103,6 +103,7 @@ func (memFS) HasGit() bool { return false }
 func ignoredIn(files map[string]string, path string, isDir bool) bool {
 	repo := &Repo{root: "/r", work: true}
 	repo.once.Do(func() {})
+	repo.trackedOnce.Do(func() {})
 	if x, ok := files["exclude"]; ok {
 		repo.global = []List{Parse([]byte(x), "")}
 	}

@@ -10,12 +10,18 @@
 // go-git's matcher is built on filepath.Match and pulls in go-git), and
 // the oracle the tests compare with is git itself.
 //
+// A tracked file is not ignored, whatever the patterns say, nor is a
+// directory that holds one (as "git check-ignore" has it); the index is
+// not read here but asked of git once per work tree, and only for the
+// tracked files the rules ignore ("git ls-files --cached --ignored
+// --exclude-standard"), the first time a path the rules ignore needs it.
+// core.excludesFile is asked of "git config" once per work tree too.
+// Without git, nothing is tracked and core.excludesFile is git's default.
+//
 // What it does not do: core.ignorecase (off by default on Linux; names
-// match byte for byte), the index (a tracked file is not ignored to git,
-// whatever the patterns say; here only the patterns count, as with
-// "git check-ignore --no-index"), and $GIT_DIR, $GIT_WORK_TREE or
-// core.worktree: a work tree is a directory that holds ".git" (a
-// directory, or a file as in linked work trees and submodules).
+// match byte for byte), and $GIT_DIR, $GIT_WORK_TREE or core.worktree: a
+// work tree is a directory that holds ".git" (a directory, or a file as
+// in linked work trees and submodules).
 //
 // A Dir is one directory's place in the rules: its path in the work
 // tree, its .gitignore's patterns, its parent's Dir, and whether it is
