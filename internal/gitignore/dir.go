@@ -239,9 +239,7 @@ func (r *Repo) isTracked(path string, isDir bool) bool {
 // only: few of them, usually), as true, and the directories above them,
 // as false. Without git, or when git fails, nothing is tracked.
 func trackedIgnored(root string) map[string]bool {
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard")
-	cmd.Dir = root
-	out, err := cmd.Output()
+	out, err := gitAt(root, "ls-files", "-z", "--cached", "--ignored", "--exclude-standard").Output()
 	if err != nil || len(out) == 0 {
 		return nil
 	}
@@ -292,9 +290,7 @@ func commonDir(root string) string {
 // $XDG_CONFIG_HOME/git/ignore or $HOME/.config/git/ignore. A relative
 // name is relative to root, where git runs. "" when there is none.
 func excludesFile(root string) string {
-	cmd := exec.Command("git", "config", "-z", "--path", "--get", "core.excludesFile")
-	cmd.Dir = root
-	out, err := cmd.Output()
+	out, err := gitAt(root, "config", "-z", "--path", "--get", "core.excludesFile").Output()
 	if err == nil {
 		name := string(bytes.TrimSuffix(out, []byte{0}))
 		if name != "" && !filepath.IsAbs(name) {
@@ -309,6 +305,24 @@ func excludesFile(root string) string {
 		return filepath.Join(h, ".config", "git", "ignore")
 	}
 	return ""
+}
+
+// gitAt is git with args in the work tree at root, and no other: the
+// variables that would name another repository are left out of its
+// environment, and it looks for one no higher than root (a ".git" that
+// is no repository makes it fail, not find one further up).
+func gitAt(root string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = root
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES":
+		default:
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+	return cmd
 }
 
 // readFollow reads an ignore file outside the work tree (info/exclude,
