@@ -140,8 +140,7 @@ func TestIgnoredAgainstGit(t *testing.T) {
 	for _, c := range ignoreCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir,
-				"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "none"))
+			env := gitEnv(dir)
 			gitRun := func(args ...string) error {
 				cmd := exec.Command(git, args...)
 				cmd.Dir, cmd.Env = filepath.Join(dir, "r"), env
@@ -182,4 +181,12 @@ func TestIgnoredAgainstGit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gitEnv is the environment of a git the tests ask: no system or global
+// configuration (the global one would be in dir), no default excludes
+// file.
+func gitEnv(dir string) []string {
+	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir,
+		"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "none"))
 }

@@ -28,8 +28,7 @@ func TestWildmatchAgainstGit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "r")
-	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir,
-		"GIT_CONFIG_GLOBAL="+filepath.Join(dir, "none"))
+	env := gitEnv(dir)
 	gitRun := func(stdin string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(git, args...)
