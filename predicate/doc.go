@@ -39,6 +39,7 @@
 //	json.go             -printjson, --json
 //	limit.go older.go   -limit N; -older, -newer-than DURATION
 //	delete.go           also -delete-dry-run, --dry-run, --no-preserve-root
+//	gitignore.go        -gitignored, --gitignore (internal/gitignore)
 //
 // Patterns for -name, -path and friends use gfind's own POSIX
 // fnmatch (internal/fnmatch): GNU find passes no FNM_PATHNAME and no

@@ -70,12 +70,15 @@ func excludeRefused(n Node) Node {
 }
 
 // excludeExpr returns the operands of the -exclude nodes in the parsed
-// tree n joined with -o, after -nohidden's when noHidden, or nil when
-// there are none.
-func excludeExpr(n Node, noHidden bool) Node {
+// tree n joined with -o, after -nohidden's when noHidden and
+// --gitignore's (git, when not nil), or nil when there are none.
+func excludeExpr(n Node, noHidden bool, git Node) Node {
 	var ops []Node
 	if noHidden {
 		ops = append(ops, nohiddenNode{})
+	}
+	if git != nil {
+		ops = append(ops, git)
 	}
 	// forEachNode does not go into an -exclude's operand, which holds
 	// no -exclude anyway (excludeRefused).

@@ -27,6 +27,7 @@ var excludeTests = []struct {
 	// Several combine with -o.
 	{"-exclude -name a -exclude -name b", "-exclude -name a -a -exclude -name b -a -print", "-name a -o -name b", ""},
 	{"-name x -o -exclude -name a -o ( -exclude -type d )", "( -name x -o -exclude -name a -o -exclude -type d ) -a -print", "-name a -o -type d", ""},
+	{"-exclude -gitignored", "-exclude -gitignored -a -print", "-gitignored", ""},
 	// Options and constants are tests that are always true.
 	{"-exclude -true", "-exclude -true -a -print", "-true", ""},
 	// No operand.

@@ -86,6 +86,7 @@ type State struct {
 	inGate bool      // this evaluation holds gate
 
 	meta metaScratch // the xattr tests' buffers (fsmeta_linux.go)
+	git  gitState    // -gitignored's scratch (gitignore.go)
 }
 
 // NewState returns the state for one worker of cmd writing through sink.

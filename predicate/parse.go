@@ -61,6 +61,9 @@ type Config struct {
 	// QuietErrors (--quiet-errors) is -noerror: permission errors are
 	// not printed.
 	QuietErrors bool
+	// GitIgnore (--gitignore) leaves out, below the starting points,
+	// ".git" and what git ignores (gitignore.go).
+	GitIgnore bool
 }
 
 // Command is a parsed command line.
@@ -121,11 +124,12 @@ type parser struct {
 	firstNonOption string
 	explicitDepth  bool
 	roots          []string
-	cur            string // the primary being parsed, for messages
-	files0         string // -files0-from FILE
-	hasFiles0      bool   // -files0-from was given (FILE may be "")
-	ext            Extras // set by gfind's own primaries (limit.go)
-	noHidden       bool   // -nohidden (hidden.go)
+	cur            string    // the primary being parsed, for messages
+	files0         string    // -files0-from FILE
+	hasFiles0      bool      // -files0-from was given (FILE may be "")
+	ext            Extras    // set by gfind's own primaries (limit.go)
+	noHidden       bool      // -nohidden (hidden.go)
+	git            *gitCache // -gitignored's and --gitignore's Dirs (gitignore.go)
 	// atExit is the work left for Command.Close, added by the parse
 	// functions that make it: -exec ... + batches, -fprint's files.
 	atExit []func() error
@@ -174,7 +178,7 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		// before a refused one have been walked by then.
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
-	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr, p.noHidden), Extras: p.extras(),
+	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr, p.noHidden, p.gitExclude()), Extras: p.extras(),
 		gate: newQuitGate(expr), execdirs: execdirNodes(expr), atExit: p.atExit}, nil
 }
 

@@ -151,6 +151,8 @@ var table = []entry{
 		desc: "(option) leave out hidden files and what is below\nthem, not the starting points"},
 	{name: "hidden", kind: kindTest, parse: parseHidden, group: HelpExtras,
 		desc: "the name starts with '.' (not . or ..)"},
+	{name: "gitignored", kind: kindTest, parse: parseGitignored, group: HelpExtras,
+		desc: "git ignores the file (.gitignore, info/exclude,\ncore.excludesFile); false outside a work tree"},
 	{name: "exclude", kind: kindPunct, parse: parseExclude, group: HelpExtras, arg: "EXPR",
 		desc: "never visit or descend into what EXPR matches"},
 	{name: "glob", kind: kindTest, parse: parseGlob, group: HelpExtras, arg: "PATTERN",

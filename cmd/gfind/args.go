@@ -40,7 +40,10 @@ type cli struct {
 	// IgnoreErrors is --quiet-errors that also keeps permission errors
 	// out of the exit status: what bfs's -noerror does.
 	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them (as\n-noerror)" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
-	Stats        bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
+	// GitIgnore is -exclude of -gitignored and .git below the starting
+	// points (predicate.Config.GitIgnore).
+	GitIgnore bool `name:"gitignore" group:"own" help:"leave out .git and what git ignores below\nthe starting points (as -exclude -gitignored)" man:"Inside a git work tree, the files its .gitignore files, .git/info/exclude and core.excludesFile ignore are neither visited nor descended into, nor are the .git directories; outside a work tree nothing is left out. See -gitignored."`
+	Stats     bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
 	NoPreserveRoot bool `name:"no-preserve-root" group:"own" help:"allow a -delete that no test guards on /" man:"See SAFETY."`
 	Help           bool `name:"help" group:"common" help:"display this help and exit"`

@@ -63,6 +63,7 @@ func run(args []string) int {
 		NoPreserveRoot: opts.cli.NoPreserveRoot,
 		JSON:           opts.cli.JSON,
 		QuietErrors:    opts.cli.QuietErrors || opts.cli.IgnoreErrors,
+		GitIgnore:      opts.cli.GitIgnore,
 	})
 	switch {
 	case errors.Is(err, predicate.ErrHelp):

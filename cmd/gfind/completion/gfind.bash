@@ -22,6 +22,7 @@ _gfind_own=(
     --json
     --quiet-errors
     --ignore-errors
+    --gitignore
     --stats
     --no-preserve-root
     --help
@@ -34,7 +35,7 @@ _gfind_own=(
 _gfind_own_takes() {
     case $1 in
     --threads | -j) echo 1 ;;
-    --threads=* | -j[0-9]* | --sort | -s | --color | --color=* | --dry-run | --json | --quiet-errors | --ignore-errors | --stats | --no-preserve-root | --help | --version) echo 0 ;;
+    --threads=* | -j[0-9]* | --sort | -s | --color | --color=* | --dry-run | --json | --quiet-errors | --ignore-errors | --gitignore | --stats | --no-preserve-root | --help | --version) echo 0 ;;
     *) return 1 ;;
     esac
 }
@@ -73,6 +74,7 @@ _gfind_primaries=(
     -older -newer-than
     -limit -printjson -delete-dry-run
     -xattr -xattrname -acl -capable -sparse
+    -gitignored
 )
 
 # _gfind_compgen_list sets COMPREPLY to the words of $1 (separated by

@@ -60,7 +60,7 @@ function __gfind_own_takes
     switch $argv[1]
         case --threads -j
             echo 1
-        case '--threads=*' '-j?*' --sort -s --color '--color=*' --dry-run --json --quiet-errors --ignore-errors --stats --no-preserve-root --help --version
+        case '--threads=*' '-j?*' --sort -s --color '--color=*' --dry-run --json --quiet-errors --ignore-errors --gitignore --stats --no-preserve-root --help --version
             echo 0
         case '*'
             return 1
@@ -73,6 +73,7 @@ complete -c gfind -l dry-run -d 'Make -delete print what it would unlink'
 complete -c gfind -l json -d 'Print JSON lines instead of names'
 complete -c gfind -l quiet-errors -d 'Do not report permission errors, but still exit 1 for them'
 complete -c gfind -l ignore-errors -d 'As --quiet-errors, and exit 0 despite them'
+complete -c gfind -l gitignore -d 'Leave out '
 complete -c gfind -l stats -d 'Print a one-line summary on standard error'
 complete -c gfind -l no-preserve-root -d 'Allow a -delete that no test guards on /'
 complete -c gfind -l help -d 'Display this help and exit'
@@ -183,6 +184,7 @@ complete -c gfind -o unique -d 'Skip a file met before (device and inode)'
 complete -c gfind -o nohidden -d 'Leave out hidden files and what is below them'
 complete -c gfind -o hidden -d 'Name starts with a dot'
 complete -c gfind -o exclude -d 'Never visit what EXPR matches'
+complete -c gfind -o gitignored -d 'Git ignores the file'
 complete -c gfind -o glob -x -d 'Relative path matches a ** glob'
 complete -c gfind -o iglob -x -d 'Relative path matches a ** glob, ignoring case'
 complete -c gfind -o older -x -a '1h 1d 7d 30d' -d 'Modified before now minus DURATION'

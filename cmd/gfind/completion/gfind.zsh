@@ -38,6 +38,7 @@ own=(
   '--json[print JSON lines instead of names]'
   '--quiet-errors[do not report permission errors, but still exit 1 for them]'
   '--ignore-errors[as --quiet-errors, and exit 0 despite them]'
+  '--gitignore[leave out ]'
   '--stats[print a one-line summary on standard error]'
   '--no-preserve-root[allow a -delete that no test guards on /]'
   '(- *)--help[display this help and exit]'
@@ -109,7 +110,7 @@ _arguments -C -s $args $own \
   '*-printf:output format:' \
   '*-prune' '*-quit' \
   '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-hidden' \
-  '*-exclude' \
+  '*-exclude' '*-gitignored' \
   '*-glob:glob pattern (** crosses directories):' \
   '*-iglob:glob pattern (ignoring case):' \
   '*-older:duration (7d, 36h, 15m):' \
