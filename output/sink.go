@@ -170,10 +170,14 @@ func (s *Sink) writeLocked(block []byte) {
 		s.large = nil
 		fn()
 	}
+	if s.tty && s.diag.beginTTYWrite() { // a status line is kept off the records (status.go)
+		defer s.diag.endTTYWrite()
+	}
 	// (*os.File).Write retries short writes and EINTR/EAGAIN, and on
 	// EPIPE to descriptor 1 or 2 raises SIGPIPE, which kills us.
 	if _, err := s.f.Write(block); err != nil {
 		if errors.Is(err, syscall.EPIPE) && s.fd > 2 && !signal.Ignored(syscall.SIGPIPE) {
+			s.diag.EraseStatusNow()
 			die.Of(syscall.SIGPIPE)
 		}
 		s.fail(err)

@@ -41,6 +41,7 @@ type cli struct {
 	// out of the exit status: what bfs's -noerror does.
 	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them (as\n-noerror)" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
 	Stats        bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
+	Progress     bool `name:"progress" group:"own" help:"show a live status line on standard error when\nit is a terminal (as -status)" man:"The line shows the entries seen, the directories among them, the matches, the rate per second, the time since the start and a directory being walked (escaped as -print escapes names on a terminal, and cut from the left to the terminal's width). It is redrawn at most ten times a second and on SIGWINCH, erased before any other message and -ok prompt, while a -exec command runs, before names printed to a terminal, and at the end of the walk. When standard error is not a terminal nothing is written."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
 	NoPreserveRoot bool `name:"no-preserve-root" group:"own" help:"allow a -delete that no test guards on /" man:"See SAFETY."`
 	Help           bool `name:"help" group:"common" help:"display this help and exit"`

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gfind/gfind/internal/tz"
 	"github.com/gfind/gfind/output"
@@ -49,7 +50,9 @@ func run(args []string) int {
 	case contains(opts.debug, "help"):
 		return printDebugHelp()
 	}
-	stats := startStats(opts.cli.Stats) // --stats (stats.go)
+	// --stats (stats.go); -status and --progress (status.go) reuse its
+	// counts. The clock starts here, before parsing, as --stats's does.
+	stats := startStats(opts.cli.Stats, opts.cli.Progress)
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
 		Follow:   opts.follow,
@@ -83,6 +86,9 @@ func run(args []string) int {
 		}
 		return 1
 	}
+	if cmd.Status && stats == nil {
+		stats = startStats(false, true)
+	}
 	diag.SetQuietErrors(cmd.QuietErrors)                            // -noerror, --quiet-errors
 	diag.SetPermErrorsOK(opts.cli.IgnoreErrors || cmd.IgnoreErrors) // --ignore-errors, -noerror
 	diag.SetJSON(opts.cli.JSON)                                     // --json: diagnostics about files as JSON records
@@ -112,6 +118,8 @@ func run(args []string) int {
 	sink := output.NewSink(os.Stdout, diag)
 	// signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly, once it matters.
 	watch := &signalWatch{sink: sink}
+	var status atomic.Pointer[statusLine] // started just before the walk, read by the watch
+	watch.beforeDeath = func() { status.Load().stopNow() }
 	if cmd.RunsCommands() {
 		watch.start()
 	} else {
@@ -156,6 +164,10 @@ func run(args []string) int {
 	// -files0-from's names are read as the walk goes, and what is wrong
 	// with one is reported in its place.
 	roots := cmd.NextRoot(diag)
+	if opts.cli.Progress || cmd.Status {
+		stats.matches = func(i int) int64 { return states[i].Matches() }
+		status.Store(startStatus(stats, diag))
+	}
 	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if state(e.Worker).Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
@@ -168,6 +180,8 @@ func run(args []string) int {
 		}
 		return states[e.Worker].Visit(expr, e)
 	}))
+	// Before the -exec + batches run and anything more is reported.
+	status.Load().stop()
 	states = slices.DeleteFunc(states, func(s *predicate.State) bool { return s == nil })
 	for _, s := range states {
 		s.Done()
@@ -177,7 +191,7 @@ func run(args []string) int {
 	if err != nil {
 		diag.Errorf("%s", err)
 	}
-	stats.report(diag, states)
+	stats.writeReport(diag, states)
 	if diag.Failed() {
 		return 1
 	}

@@ -39,6 +39,7 @@ own=(
   '--quiet-errors[do not report permission errors, but still exit 1 for them]'
   '--ignore-errors[as --quiet-errors, and exit 0 despite them]'
   '--stats[print a one-line summary on standard error]'
+  '--progress[show a live status line on standard error when it is a terminal]'
   '--no-preserve-root[allow a -delete that no test guards on /]'
   '(- *)--help[display this help and exit]'
   '(- *)--version[output version information and exit]'
@@ -108,7 +109,7 @@ _arguments -C -s $args $own \
   '*-ls' '*-print' '*-print0' \
   '*-printf:output format:' \
   '*-prune' '*-quit' \
-  '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-hidden' \
+  '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-status' '*-hidden' \
   '*-exclude' \
   '*-glob:glob pattern (** crosses directories):' \
   '*-iglob:glob pattern (ignoring case):' \
