@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,91 +75,142 @@ func TestTermWidth(t *testing.T) {
 // statusRe matches the status line (formatStatus).
 var statusRe = regexp.MustCompile(`([0-9]+) entries, [0-9]+ directories, [0-9]+ matches, [0-9]+/s, [0-9]+:[0-9]{2}`)
 
-// TestStatusTmux runs gfind -status in a real terminal, tmux's, 100
-// columns wide: the line appears, is redrawn with new counts, fits the
-// width, and is gone at the end.
-//
-// The walk is held up without a clock: standard output is a FIFO that
-// the test reads only when it wants the walk to go on, so the workers
-// wait in write(2) with the counts standing (a -exec handshake would
-// not do: the line is not drawn while a child runs).
-func TestStatusTmux(t *testing.T) {
-	tmux := testtool.Need(t, "tmux", "tmux")
-	bin := gfindBin(t)
-	root := testtree.Make(t, testtree.Wide(5000))
-	fifo := filepath.Join(root, "out")
+// tmuxTerm is a tmux server of the test's own, with one window running
+// a shell command line: a real terminal to watch gfind's stderr in.
+type tmuxTerm struct {
+	t          *testing.T
+	tmux, sock string
+	width      int
+}
+
+// newTmux starts line in a detached tmux window width columns wide.
+func newTmux(t *testing.T, width int, line string) *tmuxTerm {
+	t.Helper()
+	tm := &tmuxTerm{t: t, tmux: testtool.Need(t, "tmux", "tmux"), width: width,
+		sock: fmt.Sprintf("gfind-status-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	if o, err := tm.run("new-session", "-d", "-x", strconv.Itoa(width), "-y", "20", line); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, o)
+	}
+	t.Cleanup(func() { tm.run("kill-server") })
+	return tm
+}
+
+func (tm *tmuxTerm) run(args ...string) (string, error) {
+	cmd := exec.Command(tm.tmux, append([]string{"-L", tm.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = append(os.Environ(), "TMUX=") // not nested in the test's own tmux
+	b, err := cmd.CombinedOutput()
+	return string(b), err
+}
+
+// pane returns what the window shows, and checks that every status line
+// in it fits its width less one column.
+func (tm *tmuxTerm) pane() string {
+	tm.t.Helper()
+	o, err := tm.run("capture-pane", "-p")
+	if err != nil {
+		tm.t.Fatalf("tmux capture-pane: %v\n%s", err, o)
+	}
+	for _, l := range strings.Split(o, "\n") {
+		if statusRe.MatchString(l) && len([]rune(l)) > tm.width-1 {
+			tm.t.Errorf("status line of %d columns in a %d-column terminal: %q", len([]rune(l)), tm.width, l)
+		}
+	}
+	return o
+}
+
+// resize makes the window width columns wide.
+func (tm *tmuxTerm) resize(width int) {
+	tm.t.Helper()
+	if o, err := tm.run("resize-window", "-x", strconv.Itoa(width)); err != nil {
+		tm.t.Fatalf("tmux resize-window: %v\n%s", err, o)
+	}
+	tm.width = width
+}
+
+// poll waits until cond holds of the window's contents, and returns them.
+func (tm *tmuxTerm) poll(what string, cond func(string) bool) string {
+	tm.t.Helper()
+	var last string
+	if !testtool.Poll(func() bool {
+		time.Sleep(10 * time.Millisecond) // tmux's own pace, not a wait for gfind
+		last = tm.pane()
+		return cond(last)
+	}) {
+		tm.t.Fatalf("no %s in the terminal within %v; it shows:\n%s", what, testtool.WaitLimit, last)
+	}
+	return last
+}
+
+// rows returns the rows of a pane that are not empty.
+func rows(p string) []string {
+	var r []string
+	for _, l := range strings.Split(p, "\n") {
+		if l = strings.TrimRight(l, " "); l != "" {
+			r = append(r, l)
+		}
+	}
+	return r
+}
+
+// entries returns the count the status line in p shows, or -1.
+func entries(p string) int {
+	m := statusRe.FindStringSubmatch(p)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// outFIFO makes the FIFO dir/out, for gfind's standard output, and
+// opens it for reading: the test holds the walk up by not reading it
+// (the workers wait in write(2) with the counts standing). It is opened
+// before gfind's shell opens it, so that the shell's open does not wait;
+// reads wait for data in Go's poller.
+func outFIFO(t *testing.T, dir string) *os.File {
+	t.Helper()
+	fifo := filepath.Join(dir, "out")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// Open before gfind's shell does, so that its open for writing does
-	// not wait; reads wait for data in Go's poller.
 	out, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Close()
+	t.Cleanup(func() { out.Close() })
+	return out
+}
 
-	sock := fmt.Sprintf("gfind-status-%d-%d", os.Getpid(), time.Now().UnixNano())
-	tm := func(args ...string) (string, error) {
-		cmd := exec.Command(tmux, append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
-		cmd.Env = append(os.Environ(), "TMUX=") // not nested in the test's own tmux
-		b, err := cmd.CombinedOutput()
-		return string(b), err
-	}
+// gfindLine is the shell's words for running the test's gfind.
+func gfindLine(t *testing.T) string {
+	bin := gfindBin(t)
+	return fmt.Sprintf("env LC_ALL=C %s=%s %s", binEnv, bin, bin)
+}
+
+// TestStatusTmux runs gfind -status in a real terminal, tmux's, 100
+// columns wide: the line appears, is redrawn with new counts, fits the
+// width, and is gone at the end. (A -exec handshake would not hold the
+// walk up with the line shown: it is not drawn while a child runs.)
+func TestStatusTmux(t *testing.T) {
+	root := testtree.Make(t, testtree.Wide(5000))
+	out := outFIFO(t, root)
 	// -j2 and 201 bytes a file: a megabyte of output, many times what
 	// the workers' buffers and the pipe hold.
-	line := fmt.Sprintf("cd %s && env LC_ALL=C %s=%s %s -j2 wide -status -printf '%%-200p\\n' >out; echo DONE; sleep 600",
-		root, binEnv, bin, bin)
-	if o, err := tm("new-session", "-d", "-x", "100", "-y", "20", line); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, o)
-	}
-	t.Cleanup(func() { tm("kill-server") })
-	pane := func() string {
-		o, err := tm("capture-pane", "-p")
-		if err != nil {
-			t.Fatalf("tmux capture-pane: %v\n%s", err, o)
-		}
-		return o
-	}
-	// entries returns the count the status line shows, or -1.
-	entries := func(p string) int {
-		m := statusRe.FindStringSubmatch(p)
-		if m == nil {
-			return -1
-		}
-		for _, l := range strings.Split(p, "\n") {
-			if statusRe.MatchString(l) && len([]rune(l)) > 99 {
-				t.Errorf("status line of %d columns in a 100-column terminal: %q", len([]rune(l)), l)
-			}
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	poll := func(what string, cond func(string) bool) string {
-		t.Helper()
-		var last string
-		if !testtool.Poll(func() bool {
-			time.Sleep(10 * time.Millisecond) // tmux's own pace, not a wait for gfind
-			last = pane()
-			return cond(last)
-		}) {
-			t.Fatalf("no %s in the terminal within %v; it shows:\n%s", what, testtool.WaitLimit, last)
-		}
-		return last
-	}
+	tm := newTmux(t, 100, fmt.Sprintf("cd %s && %s -j2 wide -status -printf '%%-200p\\n' >out; echo DONE; sleep 600",
+		root, gfindLine(t)))
 
-	first := entries(poll("status line", func(p string) bool { return entries(p) > 0 }))
+	first := entries(tm.poll("status line", func(p string) bool { return entries(p) > 0 }))
 	// Let the walk go on a little at a time until the line shows more.
 	buf := make([]byte, 32<<10)
 	var got int
-	for got = first; got <= first; got = entries(pane()) {
+	for got = first; got <= first; got = entries(tm.pane()) {
 		if _, err := io.ReadFull(out, buf); err != nil {
 			t.Fatalf("output ended (%v) before the status line showed more than %d entries", err, first)
 		}
-		// The worker publishes its counts at its next visit and the line
-		// is redrawn at the next tick: wait for either a new count or the
-		// walk to be held up again.
-		poll("redrawn line", func(p string) bool {
+		// A worker publishes its counts every 64 visits, and the line is
+		// redrawn at the next tick: wait for a new count, or for the walk
+		// to be held up again.
+		tm.poll("redrawn line", func(p string) bool {
 			return entries(p) != first || pipeFull(out) || strings.Contains(p, "DONE")
 		})
 	}
@@ -167,12 +219,97 @@ func TestStatusTmux(t *testing.T) {
 	if _, err := io.Copy(io.Discard, out); err != nil && !errors.Is(err, io.EOF) {
 		t.Fatal(err)
 	}
-	end := poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
-	if strings.Contains(end, "entries,") {
-		t.Errorf("the status line is still there at the end:\n%s", end)
+	end := tm.poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
+	if r := rows(end); !slices.Equal(r, []string{"DONE"}) {
+		t.Errorf("the terminal shows %q at the end, want only DONE", r)
 	}
-	if strings.TrimSpace(end) != "DONE" {
-		t.Errorf("the terminal shows more than DONE at the end:\n%s", end)
+}
+
+// TestStatusTmuxErase checks, in tmux, that the line follows the
+// terminal's width (SIGWINCH) and is erased for a -ok prompt and a
+// diagnostic: -j1 walks the starting points in turn, a long-named
+// directory (the walk held up there), then one with the file -ok asks
+// about, then one that does not exist.
+func TestStatusTmuxErase(t *testing.T) {
+	root := t.TempDir()
+	long := filepath.Join(root, "a-directory-whose-name-is-too-long-for-the-status-line")
+	for _, d := range []string{long, filepath.Join(root, "ok")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3000 {
+		if err := os.WriteFile(filepath.Join(long, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "ok", "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := outFIFO(t, root)
+	tm := newTmux(t, 100, fmt.Sprintf(
+		"cd %s && %s -j1 %s ok nosuch -status -name x -ok true {} ';' -o -printf '%%-200p\\n' >out; echo DONE $?; sleep 600",
+		root, gfindLine(t), long))
+
+	// At 100 columns the directory is cut from the left ("..." in the C
+	// locale); at 160 it is whole.
+	tm.poll("cut status line", func(p string) bool {
+		l := statusRe.FindString(p)
+		_, tail, cut := strings.Cut(p[strings.Index(p, l)+len(l):], " ...")
+		tail, _, _ = strings.Cut(tail, "\n")
+		return l != "" && cut && tail != "" && strings.HasSuffix(long, tail)
+	})
+	tm.resize(160)
+	tm.poll("status line for 160 columns", func(p string) bool {
+		return entries(p) > 0 && strings.Contains(p, " "+long)
+	})
+
+	go io.Copy(io.Discard, out)     // the walk goes on to ok/x and the prompt
+	prompt := "< true ... ok/x > ?" // capture-pane drops the space after it
+	p := tm.poll("-ok prompt", func(p string) bool { return strings.Contains(p, prompt) })
+	if r := rows(p); len(r) == 0 || r[len(r)-1] != strings.TrimSpace(prompt) {
+		t.Errorf("the prompt is not alone on the last row: %q", r)
+	}
+	if entries(p) >= 0 {
+		t.Errorf("the status line is shown with the -ok prompt:\n%s", p)
+	}
+	if o, err := tm.run("send-keys", "y", "Enter"); err != nil {
+		t.Fatalf("tmux send-keys: %v\n%s", err, o)
+	}
+	end := tm.poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
+	want := []string{strings.TrimSpace(prompt) + " y", "gfind: 'nosuch': No such file or directory", "DONE 1"}
+	if r := rows(end); !slices.Equal(r, want) {
+		t.Errorf("the terminal shows %q at the end, want %q", r, want)
+	}
+}
+
+// TestStatusTmuxSignal checks, in tmux, that a gfind in a session of its
+// own (setsid: the terminal is not its controlling terminal, so it is in
+// no foreground process group) shows the line, and erases it when it
+// dies of SIGTERM.
+func TestStatusTmuxSignal(t *testing.T) {
+	root := testtree.Make(t, testtree.Wide(3000))
+	outFIFO(t, root) // never read: the walk is held up until the signal
+	tm := newTmux(t, 100, fmt.Sprintf(
+		"cd %s; setsid %s -j1 wide -status -printf '%%-200p\\n' >out & echo $! >pid; wait $!; echo DONE $?; sleep 600",
+		root, gfindLine(t)))
+	tm.poll("status line", func(p string) bool { return entries(p) > 0 })
+	b, err := os.ReadFile(filepath.Join(root, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// gfind waits up to writeGrace for its write to the full FIFO, then
+	// dies of the signal.
+	end := tm.poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
+	if r := rows(end); !slices.Equal(r, []string{"DONE 143"}) {
+		t.Errorf("the terminal shows %q at the end, want only DONE 143", r)
 	}
 }
 
