@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/walker"
+	"golang.org/x/sys/unix"
 )
 
 // TestFormatStatus checks the status line's text and how it is cut to
@@ -50,5 +52,49 @@ func TestFormatStatus(t *testing.T) {
 		if c := columns([]byte(got)); tt.width > 0 && c > tt.width-1 {
 			t.Errorf("%s: %d columns for a width of %d", tt.name, c, tt.width)
 		}
+	}
+}
+
+// BenchmarkStatusVisit measures what a visit costs under each of the
+// three ways the visit function is wrapped: not at all, for --stats,
+// and for the status line (with its sampler running): ns/op is per
+// visit, of one Entry over and over, so that the file system is out of
+// it. Compare with a walk's time per entry (bench/status.sh).
+func BenchmarkStatusVisit(b *testing.B) {
+	e := walker.Synthetic("src/a/b.go", 2, walker.TypeRegular, &unix.Stat_t{Mode: unix.S_IFREG}, nil)
+	noop := func(*walker.Entry) walker.Action { return walker.Continue }
+	for _, mode := range []string{"off", "stats", "status"} {
+		b.Run(mode, func(b *testing.B) {
+			visit := noop
+			var st *runStats
+			switch mode {
+			case "stats":
+				st = startStats(true, false)
+			case "status":
+				st = startStats(false, true)
+				st.matches = func(int) int64 { return 0 }
+			}
+			visit = st.wrap(1, walker.FollowNever, noop)
+			if mode == "status" {
+				quit := make(chan struct{})
+				defer close(quit)
+				go func() {
+					tick := time.NewTicker(statusInterval)
+					defer tick.Stop()
+					for {
+						select {
+						case <-quit:
+							return
+						case <-tick.C:
+							st.sample()
+						}
+					}
+				}()
+			}
+			b.ResetTimer()
+			for range b.N {
+				visit(e)
+			}
+		})
 	}
 }
