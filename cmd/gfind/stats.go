@@ -35,7 +35,9 @@ import (
 //
 // With --stats off nothing is counted: the visit function is not
 // wrapped, and the only costs left are one increment per stat in the
-// walker's Entry and one per match in predicate.State.
+// walker's Entry and one per match in predicate.State. -status and
+// --progress wrap it too, for the same counts, which their status line
+// samples while the walk goes (status.go).
 
 // runStats collects what --stats reports, and what the status line of
 // -status and --progress shows (status.go). A nil *runStats is off.
