@@ -40,10 +40,12 @@ type Diag struct {
 	slot0                   slot0 // ListName
 	// The live status line (status.go): shown is under mu, statusOn
 	// is set before the walk, ttyWrites counts the writes to a terminal
-	// in progress.
-	shown     bool
-	statusOn  atomic.Bool
-	ttyWrites atomic.Int32
+	// in progress, statusEnded refuses draws on the way to death, held
+	// is set while Hold holds mu.
+	shown                 bool
+	statusOn, statusEnded atomic.Bool
+	held                  atomic.Bool
+	ttyWrites             atomic.Int32
 }
 
 // slot0 models the buffer of GNU's quotearg slot 0, where GNU find

@@ -48,5 +48,9 @@ func (s *Sink) Hold() (release func()) {
 func (d *Diag) Hold() (w io.Writer, release func()) {
 	d.mu.Lock()
 	d.eraseLocked()
-	return d.w, d.mu.Unlock
+	d.held.Store(true)
+	return d.w, func() {
+		d.held.Store(false)
+		d.mu.Unlock()
+	}
 }

@@ -1,5 +1,7 @@
 package output
 
+import "time"
+
 // The live status line of -status and --progress, on standard error
 // when it is a terminal. The Diag draws it, being the writer of standard
 // error, and keeps it off every other line written to the terminal:
@@ -32,7 +34,7 @@ func (d *Diag) DrawStatus(line []byte) bool {
 	defer d.mu.Unlock()
 	// Checked under mu, where the Sink erases after counting its write
 	// in: a draw either comes before that erase or sees the count.
-	if d.ttyWrites.Load() > 0 {
+	if d.ttyWrites.Load() > 0 || d.statusEnded.Load() {
 		return false
 	}
 	buf := make([]byte, 0, len(line)+5)
@@ -52,13 +54,22 @@ func (d *Diag) EraseStatus() {
 }
 
 // EraseStatusNow is EraseStatus on the way to death by a signal, which
-// must not wait: when the Diag is held, whoever holds it has erased the
-// line (Hold, a diagnostic) and no draw can follow once the caller has
-// stopped drawing.
+// must not wait long: no line is drawn after it, and when the Diag is
+// held (Hold: a -ok prompt waiting for its answer, a child running) the
+// holder has erased the line already. Any other holder (a draw, a
+// diagnostic) lets go within a write to the terminal.
 func (d *Diag) EraseStatusNow() {
-	if d.mu.TryLock() {
-		d.eraseLocked()
-		d.mu.Unlock()
+	d.statusEnded.Store(true)
+	for range 1000 {
+		if d.mu.TryLock() {
+			d.eraseLocked()
+			d.mu.Unlock()
+			return
+		}
+		if d.held.Load() {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -115,7 +115,15 @@ func run(args []string) int {
 		debug.SetGCPercent(200)
 	}
 
-	sink := output.NewSink(os.Stdout, diag)
+	statusOn := opts.cli.Progress || cmd.Status
+	var sinkOpts []output.SinkOption
+	if statusOn {
+		// A broken pipe on standard output (gfind -status | head) kills
+		// gfind in the runtime's write, with the line left on the
+		// terminal, unless the Sink sees the EPIPE and dies itself.
+		sinkOpts = append(sinkOpts, output.WithOwnSIGPIPE())
+	}
+	sink := output.NewSink(os.Stdout, diag, sinkOpts...)
 	// signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly, once it matters.
 	watch := &signalWatch{sink: sink}
 	var status atomic.Pointer[statusLine] // started just before the walk, read by the watch
@@ -164,7 +172,7 @@ func run(args []string) int {
 	// -files0-from's names are read as the walk goes, and what is wrong
 	// with one is reported in its place.
 	roots := cmd.NextRoot(diag)
-	if opts.cli.Progress || cmd.Status {
+	if statusOn {
 		stats.matches = func(i int) int64 { return states[i].Matches() }
 		status.Store(startStatus(stats, diag))
 	}

@@ -30,9 +30,12 @@ import (
 // terminal's foreground process group (a job run in the background
 // shows its line, as bfs's does), and SIGWINCH reads the width again.
 //
-// Not erased: the line of a gfind killed by a signal it does not catch
-// (SIGKILL, or SIGPIPE from standard output: gfind installs no handler
-// for it, and the runtime kills it inside the write).
+// A broken pipe on standard output (gfind -status | head) would kill
+// gfind inside the runtime's write with the line left; under the status
+// line the Sink writes through a duplicate of descriptor 1 instead, sees
+// the EPIPE, erases the line and dies of SIGPIPE itself (no handler is
+// installed). Not erased: the line of a gfind killed by a signal it
+// does not catch (SIGKILL, SIGQUIT).
 
 // statusInterval is the time between two draws.
 const statusInterval = 100 * time.Millisecond

@@ -313,6 +313,37 @@ func TestStatusTmuxSignal(t *testing.T) {
 	}
 }
 
+// TestStatusTmuxPipe checks, in tmux, that gfind -status | head erases
+// the line when the reader goes: gfind sees the EPIPE on its own
+// duplicate of standard output and dies of SIGPIPE after erasing it.
+// The reader takes one byte and then waits on a FIFO, gate, that the
+// test opens once the line is shown.
+func TestStatusTmuxPipe(t *testing.T) {
+	bash := testtool.Need(t, "bash", "bash")
+	root := testtree.Make(t, testtree.Wide(3000))
+	gate := filepath.Join(root, "gate")
+	if err := unix.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "run.sh")
+	body := fmt.Sprintf("cd %s\n%s -j1 wide -status -printf '%%-200p\\n' | { head -c 1 >/dev/null; cat gate; }\necho DONE ${PIPESTATUS[0]}\nsleep 600\n",
+		root, gfindLine(t))
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTmux(t, 100, bash+" "+script)
+	tm.poll("status line", func(p string) bool { return entries(p) > 0 })
+	g, err := os.OpenFile(gate, os.O_WRONLY, 0) // the reader waits in its open
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	end := tm.poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
+	if r := rows(end); !slices.Equal(r, []string{"DONE 141"}) {
+		t.Errorf("the terminal shows %q at the end, want only DONE 141", r)
+	}
+}
+
 // pipeFull reports whether the FIFO read by r is full, to a page (of
 // the 64 KiB a pipe holds): its writer waits again.
 func pipeFull(r *os.File) bool {
