@@ -17,7 +17,7 @@ import (
 //
 //	12345 entries, 678 directories, 9 matches, 41150/s, 0:03 src/a/b
 //
-// drawn at most ten times a second by a goroutine of its own from the
+// drawn ten times a second by a goroutine of its own from the
 // samples the workers publish between two visits (stats.go), so that
 // their counting stays plain. The Diag draws and erases it (output's
 // status.go): before every diagnostic and -ok prompt, around what a
@@ -71,9 +71,12 @@ func startStatus(st *runStats, diag *output.Diag) *statusLine {
 			case <-s.quit:
 				return
 			case <-winch:
+				// The next tick draws for the new width: a storm of
+				// resizes does not draw more than ten times a second.
 				if w, ok := termWidth(2); ok {
 					width = w
 				}
+				continue
 			case <-tick.C:
 			}
 			smp := st.sample()
