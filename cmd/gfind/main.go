@@ -51,7 +51,8 @@ func run(args []string) int {
 		return printDebugHelp()
 	}
 	// --stats (stats.go); -status and --progress (status.go) reuse its
-	// counts. The clock starts here, before parsing, as --stats's does.
+	// counts. The clock starts here, before parsing, as --stats's does,
+	// except for -status alone, which parsing finds.
 	stats := startStats(opts.cli.Stats, opts.cli.Progress)
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
@@ -174,9 +175,8 @@ func run(args []string) int {
 	roots := cmd.NextRoot(diag)
 	if statusOn {
 		stats.matches = func(i int) int64 { return states[i].Matches() }
-		status.Store(startStatus(stats, diag))
 	}
-	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
+	visit := stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if state(e.Worker).Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
@@ -187,7 +187,11 @@ func run(args []string) int {
 			return walker.Continue
 		}
 		return states[e.Worker].Visit(expr, e)
-	}))
+	})
+	if statusOn {
+		status.Store(startStatus(stats, diag)) // after wrap: it samples what wrap made
+	}
+	err = walker.WalkNext(roots, walk, visit)
 	// Before the -exec + batches run and anything more is reported.
 	status.Load().stop()
 	states = slices.DeleteFunc(states, func(s *predicate.State) bool { return s == nil })
