@@ -344,6 +344,64 @@ func TestStatusTmuxPipe(t *testing.T) {
 	}
 }
 
+// TestStatusNotTerminal checks that -status writes nothing when
+// standard error is not a terminal, over a walk long enough to draw:
+// held up for a second by its output, while a twin in tmux, the
+// positive control and the clock, shows its line for as long.
+func TestStatusNotTerminal(t *testing.T) {
+	root := testtree.Make(t, testtree.Wide(3000))
+	out := outFIFO(t, root) // the twin's, in tmux
+	fifo := filepath.Join(root, "out2")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out2, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out2.Close()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errFile := filepath.Join(root, "err")
+	stderr, err := os.Create(errFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-j1", "wide", "-status", "-printf", "%-200p\n"}
+	cmd := exec.Command(gfindBin(t), args...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = root, testEnv(), w, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	stderr.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	tm := newTmux(t, 100, fmt.Sprintf("cd %s && %s -j1 wide -status -printf '%%-200p\\n' >out; echo DONE; sleep 600",
+		root, gfindLine(t)))
+	tm.poll("status line at 0:01", func(p string) bool { return strings.Contains(p, ", 0:01 ") })
+	select {
+	case err := <-done:
+		t.Fatalf("gfind ended (%v) before the twin had shown its line for a second", err)
+	default:
+	}
+	if b, err := os.ReadFile(errFile); err != nil || len(b) > 0 {
+		t.Errorf("-status wrote %q (%v) to a stderr that is a file", b, err)
+	}
+	for _, r := range []*os.File{out, out2} {
+		go io.Copy(io.Discard, r)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("gfind: %v", err)
+	}
+	if b, err := os.ReadFile(errFile); err != nil || len(b) > 0 {
+		t.Errorf("-status wrote %q (%v) to a stderr that is a file", b, err)
+	}
+}
+
 // pipeFull reports whether the FIFO read by r is full, to a page (of
 // the 64 KiB a pipe holds): its writer waits again.
 func pipeFull(r *os.File) bool {
