@@ -162,14 +162,14 @@ func entries(p string) int {
 	return n
 }
 
-// outFIFO makes the FIFO dir/out, for gfind's standard output, and
+// outFIFO makes the FIFO dir/name, for gfind's standard output, and
 // opens it for reading: the test holds the walk up by not reading it
 // (the workers wait in write(2) with the counts standing). It is opened
 // before gfind's shell opens it, so that the shell's open does not wait;
 // reads wait for data in Go's poller.
-func outFIFO(t *testing.T, dir string) *os.File {
+func outFIFO(t *testing.T, dir, name string) *os.File {
 	t.Helper()
-	fifo := filepath.Join(dir, "out")
+	fifo := filepath.Join(dir, name)
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func gfindLine(t *testing.T) string {
 // walk up with the line shown: it is not drawn while a child runs.)
 func TestStatusTmux(t *testing.T) {
 	root := testtree.Make(t, testtree.Wide(5000))
-	out := outFIFO(t, root)
+	out := outFIFO(t, root, "out")
 	// -j2 and 201 bytes a file: a megabyte of output, many times what
 	// the workers' buffers and the pipe hold.
 	tm := newTmux(t, 100, fmt.Sprintf("cd %s && %s -j2 wide -status -printf '%%-200p\\n' >out; echo DONE; sleep 600",
@@ -246,7 +246,7 @@ func TestStatusTmuxErase(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "ok", "x"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := outFIFO(t, root)
+	out := outFIFO(t, root, "out")
 	tm := newTmux(t, 100, fmt.Sprintf(
 		"cd %s && %s -j1 %s ok nosuch -status -name x -ok true {} ';' -o -printf '%%-200p\\n' >out; echo DONE $?; sleep 600",
 		root, gfindLine(t), long))
@@ -289,7 +289,7 @@ func TestStatusTmuxErase(t *testing.T) {
 // dies of SIGTERM.
 func TestStatusTmuxSignal(t *testing.T) {
 	root := testtree.Make(t, testtree.Wide(3000))
-	outFIFO(t, root) // never read: the walk is held up until the signal
+	outFIFO(t, root, "out") // never read: the walk is held up until the signal
 	tm := newTmux(t, 100, fmt.Sprintf(
 		"cd %s; setsid %s -j1 wide -status -printf '%%-200p\\n' >out & echo $! >pid; wait $!; echo DONE $?; sleep 600",
 		root, gfindLine(t)))
@@ -350,17 +350,9 @@ func TestStatusTmuxPipe(t *testing.T) {
 // positive control and the clock, shows its line for as long.
 func TestStatusNotTerminal(t *testing.T) {
 	root := testtree.Make(t, testtree.Wide(3000))
-	out := outFIFO(t, root) // the twin's, in tmux
-	fifo := filepath.Join(root, "out2")
-	if err := unix.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out2, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out2.Close()
-	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	out := outFIFO(t, root, "out") // the twin's, in tmux
+	out2 := outFIFO(t, root, "out2")
+	w, err := os.OpenFile(out2.Name(), os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
