@@ -38,6 +38,14 @@ type Diag struct {
 	// Set before the walk by SetQuietErrors and SetJSON (json.go).
 	quietPerm, permOK, json bool
 	slot0                   slot0 // ListName
+	// The live status line (status.go): shown is under mu, statusOn
+	// is set before the walk, ttyWrites counts the writes to a terminal
+	// in progress, statusEnded refuses draws on the way to death, held
+	// is set while Hold holds mu.
+	shown                 bool
+	statusOn, statusEnded atomic.Bool
+	held                  atomic.Bool
+	ttyWrites             atomic.Int32
 }
 
 // slot0 models the buffer of GNU's quotearg slot 0, where GNU find
@@ -205,6 +213,7 @@ func (d *Diag) finish(line []byte, fail bool) {
 	line = append(line, '\n')
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.eraseLocked()
 	// A failing stderr has nowhere left to be reported; GNU ignores it
 	// too (the exit status still says failure).
 	_, _ = d.w.Write(line)

@@ -32,6 +32,10 @@
 // order, in Seqs, and Reorder captures the output of those that are not
 // next, up to a bound, and writes it in order.
 //
+// The Diag also draws the live status line of -status (status.go), and
+// erases it before anything else reaches the terminal: a diagnostic, a
+// -ok prompt or a child (Hold), and a terminal Sink's records.
+//
 // gfind's extras: colorpath.go writes a path in the colors
 // internal/lscolors picked, its pieces $'…'-quoted as bfs quotes them
 // when they hold control characters, on a terminal or not;

@@ -43,8 +43,14 @@ func (s *Sink) Hold() (release func()) {
 // Hold locks the Diag until release is called and returns its writer,
 // for what must reach standard error undisturbed: the -ok prompt (which
 // has no program name and no newline) and a child's own diagnostics.
-// Calling any other method of d before release deadlocks.
+// Calling any other method of d before release deadlocks. A status line
+// is erased first, and not drawn again before release.
 func (d *Diag) Hold() (w io.Writer, release func()) {
 	d.mu.Lock()
-	return d.w, d.mu.Unlock
+	d.eraseLocked()
+	d.held.Store(true)
+	return d.w, func() {
+		d.held.Store(false)
+		d.mu.Unlock()
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/gfind/gfind/internal/die"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -50,6 +51,10 @@ type Sink struct {
 	stdout bool   // also say "write error", as gnulib's close_stdout does
 	tty    bool
 	style  Style
+	// ownEPIPE: a broken pipe comes back from the write as EPIPE, and
+	// the Sink dies of SIGPIPE itself (any file but descriptors 1 and 2,
+	// and those under WithOwnSIGPIPE).
+	ownEPIPE, dupStd bool
 
 	// mu is held for each write and for Stop, so that once Stop returns
 	// no byte reaches the file, whichever worker tries.
@@ -82,6 +87,15 @@ type SinkOption func(*Sink)
 // descriptor (tests use it). See NewSink.
 func WithTTY(tty bool) SinkOption { return func(s *Sink) { s.tty = tty } }
 
+// WithOwnSIGPIPE makes a Sink on standard output (or error) write
+// through a duplicate of the descriptor, on which a broken pipe comes
+// back as EPIPE instead of killing the process inside the write (what
+// the Go runtime does for descriptors 1 and 2): the Sink then erases the
+// status line (status.go) and dies of SIGPIPE itself, as before. The
+// duplicate shares the open file, and its offset, with the descriptor
+// that -exec children inherit.
+func WithOwnSIGPIPE() SinkOption { return func(s *Sink) { s.dupStd = true } }
+
 // WithName sets how write errors name the file. The default is
 // "standard output" for descriptor 1 and f.Name() otherwise, which is
 // the -fprint argument as given, as GNU reports it.
@@ -109,6 +123,13 @@ func NewSink(f *os.File, d *Diag, opts ...SinkOption) *Sink {
 	}
 	if s.tty {
 		s.style = d.Style() // only terminal output is escaped
+	}
+	s.ownEPIPE = s.fd > 2
+	if s.dupStd && 0 <= s.fd && s.fd <= 2 {
+		if fd, err := unix.FcntlInt(uintptr(s.fd), unix.F_DUPFD_CLOEXEC, 3); err == nil {
+			s.f = os.NewFile(uintptr(fd), f.Name())
+			s.ownEPIPE = true
+		}
 	}
 	return s
 }
@@ -170,10 +191,14 @@ func (s *Sink) writeLocked(block []byte) {
 		s.large = nil
 		fn()
 	}
+	if s.tty && s.diag.beginTTYWrite() { // a status line is kept off the records (status.go)
+		defer s.diag.endTTYWrite()
+	}
 	// (*os.File).Write retries short writes and EINTR/EAGAIN, and on
 	// EPIPE to descriptor 1 or 2 raises SIGPIPE, which kills us.
 	if _, err := s.f.Write(block); err != nil {
-		if errors.Is(err, syscall.EPIPE) && s.fd > 2 && !signal.Ignored(syscall.SIGPIPE) {
+		if errors.Is(err, syscall.EPIPE) && s.ownEPIPE && !signal.Ignored(syscall.SIGPIPE) {
+			s.diag.EraseStatusNow()
 			die.Of(syscall.SIGPIPE)
 		}
 		s.fail(err)

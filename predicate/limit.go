@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 )
 
-// gfind's extras that act on the whole run: -limit N, -noerror and
-// -unique (unique.go).
+// gfind's extras that act on the whole run: -limit N, -noerror,
+// -status and -unique (unique.go).
 //
 // A match is an entry for which the whole expression was true, whatever
 // it printed: in "gfind . -name '*.go'" (implicit -print) every match is
@@ -30,6 +30,13 @@ func parseNoerror(p *parser, op string) error {
 	return nil
 }
 
+// parseStatus is -status, bfs's name for gfind's --progress: an option
+// that is always true and acts on the whole run wherever it stands.
+func parseStatus(p *parser, op string) error {
+	p.ext.Status = true
+	return nil
+}
+
 // Extras are the settings of gfind's own primaries that cmd/gfind acts
 // on, together with their counterparts among the leading options.
 type Extras struct {
@@ -44,6 +51,10 @@ type Extras struct {
 	IgnoreErrors bool
 	// Unique is -unique: a file met again is skipped (unique.go).
 	Unique bool
+	// Status is -status: a live status line on standard error while the
+	// walk goes, when it is a terminal (cmd/gfind's status.go, which
+	// --progress also turns on).
+	Status bool
 
 	lim  *limiter // shared by the States when Limit > 0
 	seen *seenSet // shared by the States under -unique

@@ -77,6 +77,33 @@ func TestNoerrorParse(t *testing.T) {
 	}
 }
 
+// TestStatusParse checks -status: set wherever it stands, always true,
+// and the -print stays implicit.
+func TestStatusParse(t *testing.T) {
+	tests := []struct {
+		args   []string
+		status bool
+		expr   string
+	}{
+		{[]string{"-print"}, false, "-print"},
+		{[]string{"-status"}, true, "-status -a -print"},
+		{[]string{"-name", "x", "-status"}, true, "-name x -a -status -a -print"},
+		{[]string{"-status", "-o", "-print"}, true, "-status -o -print"},
+	}
+	for _, tt := range tests {
+		cmd, err := Parse(append([]string{"."}, tt.args...), Config{})
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.args, err)
+		}
+		if cmd.Status != tt.status {
+			t.Errorf("Parse(%q): Status %v, want %v", tt.args, cmd.Status, tt.status)
+		}
+		if got := strings.Join(cmd.Expr.Args(), " "); got != tt.expr {
+			t.Errorf("Parse(%q) parses as %q, want %q", tt.args, got, tt.expr)
+		}
+	}
+}
+
 // wideTree makes root/d0..d9, each with n/10 files, and returns root.
 func wideTree(t *testing.T, n int) string {
 	t.Helper()

@@ -78,7 +78,7 @@ type Command struct {
 	// Exclude is the -exclude operands joined with -o, -nohidden's
 	// among them (nil: none); see ExcludeFunc.
 	Exclude Node
-	Extras  // gfind's -limit, -noerror and -unique (limit.go)
+	Extras  // gfind's -limit, -noerror, -status and -unique (limit.go)
 
 	gate     *quitGate      // when the expression has -quit (quit.go)
 	execdirs []*execNode    // the -execdir ... + nodes, by execNode.dirIdx (exec.go)

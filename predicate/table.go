@@ -149,6 +149,8 @@ var table = []entry{
 		desc: "(option) skip a file met before (by device and\ninode): another hard link, a link followed"},
 	{name: "nohidden", kind: kindPositional, parse: parseNohidden, group: HelpExtras,
 		desc: "(option) leave out hidden files and what is below\nthem, not the starting points"},
+	{name: "status", kind: kindPositional, parse: parseStatus, group: HelpExtras,
+		desc: "(option) a live status line on standard error\nwhen it is a terminal"},
 	{name: "hidden", kind: kindTest, parse: parseHidden, group: HelpExtras,
 		desc: "the name starts with '.' (not . or ..)"},
 	{name: "gitignored", kind: kindTest, parse: parseGitignored, group: HelpExtras,

@@ -15,6 +15,9 @@
 //	         must never see the expression
 //	help.go  the --help and --version texts: the expression groups from
 //	         predicate's parse table, the options from kong's model
+//	stats.go --stats: the workers' counts, which they also publish for
+//	status.go  -status and --progress, the live status line on a
+//	         terminal stderr, sampled and drawn ten times a second
 //	gendoc_test.go  go generate: the options' parts of gfind.1 and the
 //	         completion scripts, from kong's model; TestGenerated checks
 //	         they are current

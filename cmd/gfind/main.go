@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gfind/gfind/internal/tz"
 	"github.com/gfind/gfind/output"
@@ -49,7 +50,10 @@ func run(args []string) int {
 	case contains(opts.debug, "help"):
 		return printDebugHelp()
 	}
-	stats := startStats(opts.cli.Stats) // --stats (stats.go)
+	// --stats (stats.go); -status and --progress (status.go) reuse its
+	// counts. The clock starts here, before parsing, as --stats's does,
+	// except for -status alone, which parsing finds.
+	stats := startStats(opts.cli.Stats, opts.cli.Progress)
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
 		Follow:   opts.follow,
@@ -84,6 +88,9 @@ func run(args []string) int {
 		}
 		return 1
 	}
+	if cmd.Status && stats == nil {
+		stats = startStats(false, true)
+	}
 	diag.SetQuietErrors(cmd.QuietErrors)                            // -noerror, --quiet-errors
 	diag.SetPermErrorsOK(opts.cli.IgnoreErrors || cmd.IgnoreErrors) // --ignore-errors, -noerror
 	diag.SetJSON(opts.cli.JSON)                                     // --json: diagnostics about files as JSON records
@@ -110,9 +117,19 @@ func run(args []string) int {
 		debug.SetGCPercent(200)
 	}
 
-	sink := output.NewSink(os.Stdout, diag)
+	statusOn := opts.cli.Progress || cmd.Status
+	var sinkOpts []output.SinkOption
+	if statusOn {
+		// A broken pipe on standard output (gfind -status | head) kills
+		// gfind in the runtime's write, with the line left on the
+		// terminal, unless the Sink sees the EPIPE and dies itself.
+		sinkOpts = append(sinkOpts, output.WithOwnSIGPIPE())
+	}
+	sink := output.NewSink(os.Stdout, diag, sinkOpts...)
 	// signal.go: die of SIGINT/SIGTERM/SIGHUP cleanly, once it matters.
 	watch := &signalWatch{sink: sink}
+	var status atomic.Pointer[statusLine] // started just before the walk, read by the watch
+	watch.beforeDeath = func() { status.Load().stopNow() }
 	if cmd.RunsCommands() {
 		watch.start()
 	} else {
@@ -157,7 +174,10 @@ func run(args []string) int {
 	// -files0-from's names are read as the walk goes, and what is wrong
 	// with one is reported in its place.
 	roots := cmd.NextRoot(diag)
-	err = walker.WalkNext(roots, walk, stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
+	if statusOn {
+		stats.matches = func(i int) int64 { return states[i].Matches() }
+	}
+	visit := stats.wrap(workers, walk.Follow, func(e *walker.Entry) walker.Action {
 		if state(e.Worker).Stopped() {
 			return walker.Stop // a signal (signal.go), -quit or a write error: visit nothing more
 		}
@@ -168,7 +188,13 @@ func run(args []string) int {
 			return walker.Continue
 		}
 		return states[e.Worker].Visit(expr, e)
-	}))
+	})
+	if statusOn {
+		status.Store(startStatus(stats, diag)) // after wrap: it samples what wrap made
+	}
+	err = walker.WalkNext(roots, walk, visit)
+	// Before the -exec + batches run and anything more is reported.
+	status.Load().stop()
 	states = slices.DeleteFunc(states, func(s *predicate.State) bool { return s == nil })
 	for _, s := range states {
 		s.Done()
@@ -178,7 +204,7 @@ func run(args []string) int {
 	if err != nil {
 		diag.Errorf("%s", err)
 	}
-	stats.report(diag, states)
+	stats.writeReport(diag, states)
 	if diag.Failed() {
 		return 1
 	}

@@ -59,6 +59,9 @@ var (
 // (stop waits for that goroutine).
 type signalWatch struct {
 	sink *output.Sink
+	// beforeDeath, when set, is called before gfind dies of a signal
+	// (the status line is erased; it must not wait).
+	beforeDeath func()
 
 	mu            sync.Mutex
 	started, done bool
@@ -101,7 +104,7 @@ func (w *signalWatch) start() {
 				return
 			}
 		}
-		dieOf(sig.(syscall.Signal), w.sink)
+		dieOf(sig.(syscall.Signal), w.sink, w.beforeDeath)
 	}()
 }
 
@@ -124,7 +127,7 @@ func (w *signalWatch) stop() {
 }
 
 // dieOf ends the children, stops the output and kills gfind with sig.
-func dieOf(sig syscall.Signal, sink *output.Sink) {
+func dieOf(sig syscall.Signal, sink *output.Sink, beforeDeath func()) {
 	// First stop the walk (the next entry is not visited: nothing more
 	// is deleted or printed), then end the child it may be waiting for.
 	sink.Abandon()
@@ -140,6 +143,9 @@ func dieOf(sig syscall.Signal, sink *output.Sink) {
 	select {
 	case <-stopped:
 	case <-time.After(writeGrace):
+	}
+	if beforeDeath != nil {
+		beforeDeath()
 	}
 	die.Of(sig)
 }

@@ -24,6 +24,7 @@ _gfind_own=(
     --ignore-errors
     --gitignore
     --stats
+    --progress
     --no-preserve-root
     --help
     --version
@@ -35,7 +36,7 @@ _gfind_own=(
 _gfind_own_takes() {
     case $1 in
     --threads | -j) echo 1 ;;
-    --threads=* | -j[0-9]* | --sort | -s | --color | --color=* | --dry-run | --json | --quiet-errors | --ignore-errors | --gitignore | --stats | --no-preserve-root | --help | --version) echo 0 ;;
+    --threads=* | -j[0-9]* | --sort | -s | --color | --color=* | --dry-run | --json | --quiet-errors | --ignore-errors | --gitignore | --stats | --progress | --no-preserve-root | --help | --version) echo 0 ;;
     *) return 1 ;;
     esac
 }
@@ -70,7 +71,7 @@ _gfind_primaries=(
     -samefile -size -true -type -uid -used -user -wholename -xtype
     -delete -exec -execdir -fls -fprint -fprint0 -fprintf -ls -ok -okdir
     -print -print0 -printf -prune -quit
-    -color -nocolor -noerror -unique -nohidden -hidden -exclude -glob -iglob
+    -color -nocolor -noerror -unique -nohidden -status -hidden -exclude -glob -iglob
     -older -newer-than
     -limit -printjson -delete-dry-run
     -xattr -xattrname -acl -capable -sparse

@@ -60,7 +60,7 @@ function __gfind_own_takes
     switch $argv[1]
         case --threads -j
             echo 1
-        case '--threads=*' '-j?*' --sort -s --color '--color=*' --dry-run --json --quiet-errors --ignore-errors --gitignore --stats --no-preserve-root --help --version
+        case '--threads=*' '-j?*' --sort -s --color '--color=*' --dry-run --json --quiet-errors --ignore-errors --gitignore --stats --progress --no-preserve-root --help --version
             echo 0
         case '*'
             return 1
@@ -75,6 +75,7 @@ complete -c gfind -l quiet-errors -d 'Do not report permission errors, but still
 complete -c gfind -l ignore-errors -d 'As --quiet-errors, and exit 0 despite them'
 complete -c gfind -l gitignore -d 'Leave out '
 complete -c gfind -l stats -d 'Print a one-line summary on standard error'
+complete -c gfind -l progress -d 'Show a live status line on standard error when it is a terminal'
 complete -c gfind -l no-preserve-root -d 'Allow a -delete that no test guards on /'
 complete -c gfind -l help -d 'Display this help and exit'
 complete -c gfind -l version -d 'Output version information and exit'
@@ -182,6 +183,7 @@ complete -c gfind -o nocolor -d 'Do not color names'
 complete -c gfind -o noerror -d 'Do not report permission errors, exit 0 despite them'
 complete -c gfind -o unique -d 'Skip a file met before (device and inode)'
 complete -c gfind -o nohidden -d 'Leave out hidden files and what is below them'
+complete -c gfind -o status -d 'Show a live status line on a terminal'
 complete -c gfind -o hidden -d 'Name starts with a dot'
 complete -c gfind -o exclude -d 'Never visit what EXPR matches'
 complete -c gfind -o gitignored -d 'Git ignores the file'

@@ -40,6 +40,7 @@ own=(
   '--ignore-errors[as --quiet-errors, and exit 0 despite them]'
   '--gitignore[leave out ]'
   '--stats[print a one-line summary on standard error]'
+  '--progress[show a live status line on standard error when it is a terminal]'
   '--no-preserve-root[allow a -delete that no test guards on /]'
   '(- *)--help[display this help and exit]'
   '(- *)--version[output version information and exit]'
@@ -109,7 +110,7 @@ _arguments -C -s $args $own \
   '*-ls' '*-print' '*-print0' \
   '*-printf:output format:' \
   '*-prune' '*-quit' \
-  '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-hidden' \
+  '*-color' '*-nocolor' '*-noerror' '*-unique' '*-nohidden' '*-status' '*-hidden' \
   '*-exclude' '*-gitignored' \
   '*-glob:glob pattern (** crosses directories):' \
   '*-iglob:glob pattern (ignoring case):' \
