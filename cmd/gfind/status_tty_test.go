@@ -86,8 +86,16 @@ type tmuxTerm struct {
 // newTmux starts line in a detached tmux window width columns wide.
 func newTmux(t *testing.T, width int, line string) *tmuxTerm {
 	t.Helper()
+	// The server's socket is in a directory of the test's own (short:
+	// a socket's path is limited to 107 bytes), so that nothing is left
+	// in /tmp/tmux-UID once the test is over.
+	dir, err := os.MkdirTemp("", "gfind-tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tm := &tmuxTerm{t: t, tmux: testtool.Need(t, "tmux", "tmux"), width: width,
-		sock: fmt.Sprintf("gfind-status-%d-%d", os.Getpid(), time.Now().UnixNano())}
+		sock: filepath.Join(dir, "sock")}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	if o, err := tm.run("new-session", "-d", "-x", strconv.Itoa(width), "-y", "20", line); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, o)
 	}
@@ -96,7 +104,7 @@ func newTmux(t *testing.T, width int, line string) *tmuxTerm {
 }
 
 func (tm *tmuxTerm) run(args ...string) (string, error) {
-	cmd := exec.Command(tm.tmux, append([]string{"-L", tm.sock, "-f", "/dev/null"}, args...)...)
+	cmd := exec.Command(tm.tmux, append([]string{"-S", tm.sock, "-f", "/dev/null"}, args...)...)
 	cmd.Env = append(os.Environ(), "TMUX=") // not nested in the test's own tmux
 	b, err := cmd.CombinedOutput()
 	return string(b), err
