@@ -14,7 +14,9 @@
 #              wide-size deep-print (the default: all of these), and src-mtime src-color
 #              src-sort src-sort-size wide-sort, and the slow ones on src: cold-print
 #              cold-size (root: caches dropped before every run), fuse-print fuse-size
-#              (a bindfs -o ro mount), lat-print (a latfs mount, bench/latfs)
+#              (a bindfs -o ro mount), lat-print (a latfs mount, bench/latfs), and
+#              src-status (what -status costs: bench/status.sh, run last, with stderr a
+#              tmux window; its own table)
 #
 # Environment: GFIND=path uses that binary instead of building ./cmd/gfind (GFIND=/usr/bin/find
 # proves the harness while gfind does not build yet); GFIND_BASE=path adds that gfind binary,
@@ -35,7 +37,7 @@ extra_workloads=(src-mtime src-color src-sort src-sort-size wide-sort cold-print
 QUIT_NAME=api_211.c
 
 RUNS=7 TREES=${BENCH_TREES:-/tmp/gfind-trees} STRACE=0 KEEP=0 LATENCY=200us
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while getopts ":n:t:skl:h" o; do
   case $o in
     n) RUNS=$OPTARG ;;
@@ -52,8 +54,21 @@ shift $((OPTIND - 1))
 workloads=("$@")
 [[ ${#workloads[@]} -gt 0 ]] || workloads=("${all_workloads[@]}")
 for w in "${workloads[@]}"; do
-  [[ " ${all_workloads[*]} ${extra_workloads[*]} " == *" $w "* ]] || { echo "run.sh: unknown workload $w" >&2; usage 2; }
+  [[ " ${all_workloads[*]} ${extra_workloads[*]} src-status " == *" $w "* ]] || { echo "run.sh: unknown workload $w" >&2; usage 2; }
 done
+# src-status needs stderr to be a terminal, which none of the others has:
+# bench/status.sh times it (gfind against gfind -status, in a tmux window)
+# after the rest, with the same rounds, trees and binary.
+run_status=0
+if [[ " ${workloads[*]} " == *" src-status "* ]]; then
+  run_status=1
+  rest=()
+  for w in "${workloads[@]}"; do [[ $w == src-status ]] || rest+=("$w"); done
+  if ((${#rest[@]} == 0)); then
+    exec "$(dirname "${BASH_SOURCE[0]}")/status.sh" -n "$RUNS" -t "$TREES" src
+  fi
+  workloads=("${rest[@]}")
+fi
 # src-color: every tool colors with dircolors' database (gfind's default when LS_COLORS is unset).
 [[ " ${workloads[*]} " != *" src-color "* ]] || ! command -v dircolors >/dev/null ||
   export LS_COLORS="$(TERM=xterm dircolors -b | sed -n "s/^LS_COLORS='\(.*\)';\$/\1/p")"
@@ -623,4 +638,8 @@ done
 printf '\n- load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$md"
 echo
 echo "Markdown: $md"
+if ((run_status)); then
+  echo
+  GFIND=$GFIND "$here/status.sh" -n "$RUNS" -t "$TREES" src || status=1
+fi
 exit "$status"
