@@ -49,6 +49,13 @@ type adapt struct {
 	ncpu     int          // CPUs the process may run on
 	deciding sync.Mutex   // one decision at a time (TryLock)
 	low      int          // windows in a row that would shrink (under deciding)
+
+	// nprobes is the probes ended in this window, blocked or not. Every
+	// probe adds to it, so it has a cache line of its own: the fields
+	// above are read by every probe and written once a window.
+	_       [64]byte
+	nprobes atomic.Int32
+	_       [60]byte
 }
 
 const (
@@ -59,6 +66,7 @@ const (
 	shrinkAt    = 0.05 // ... and below which to shrink
 	busyAt      = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
 	minSlow     = 12   // blocked calls (sampled ones, weighted) in a window, to grow
+	minProbes   = 4    // probes in a window, to decide anything
 	shrinkAfter = 3    // low windows in a row, to shrink
 	callSample  = 8    // one open or read in callSample is timed
 	statSample  = 64   // one stat in statSample is timed
@@ -116,6 +124,7 @@ const fullProbes = 64
 func (a *adapt) end(pr probe, weight int64, full *uint8) {
 	now := nanotime()
 	d := now - pr.t0
+	a.nprobes.Add(1)
 	if d > slowCall {
 		*full = fullProbes
 		if pr.nvcsw >= 0 && threadSleeps() > pr.nvcsw {
@@ -137,17 +146,21 @@ func (a *adapt) decide(now int64) {
 	if elapsed < window || !a.p.started.Load() {
 		return
 	}
-	slow, n := a.slowNs.Load(), a.nslow.Load()
+	slow, n, probes := a.slowNs.Load(), a.nslow.Load(), a.nprobes.Load()
 	level := int(a.level.Load())
 	frac := float64(slow) / float64(elapsed*int64(level))
-	if frac > growAt && n < minSlow && elapsed < maxWindow {
-		// Blocked, by too few calls to tell yet (a few long ones, or
-		// few samples): the window is extended.
+	if (probes < minProbes || frac > growAt && n < minSlow) && elapsed < maxWindow {
+		// Too few calls to tell yet: a few long ones, or few samples
+		// (a cold walk's first workers make a call or two a
+		// millisecond, and one in callSample is probed). The window
+		// is extended: a window without a probe says nothing about
+		// the calls, and must not count as one whose calls were fast.
 		return
 	}
 	a.start.Store(now)
 	a.slowNs.Add(-slow)
 	a.nslow.Add(-n)
+	a.nprobes.Add(-probes)
 	cpu := processCPU()
 	busy := float64(cpu-a.cpu) / float64(elapsed*int64(a.ncpu))
 	a.cpu = cpu
@@ -156,6 +169,8 @@ func (a *adapt) decide(now int64) {
 	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:
 		next = min(a.cap, 2*level)
 		a.low = 0
+	case probes < minProbes:
+		// Still too few at maxWindow: no vote either way.
 	case (frac < shrinkAt || busy >= busyAt && frac <= growAt) && level > a.base:
 		// A window's figure rests on a few sampled calls: one without
 		// a slow sample is common in the middle of a cold walk, and
