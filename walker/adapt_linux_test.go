@@ -151,3 +151,56 @@ func TestAdaptWarm(t *testing.T) {
 		t.Errorf("the walk grew to %d Ps, though no call slept", n)
 	}
 }
+
+// TestAdaptDecide checks adapt.decide's rules on windows made up by the
+// test: a window with too few probes is extended and, at its longest,
+// changes nothing; one low window does not shrink, shrinkAfter in a row
+// do; a blocked window grows at once.
+func TestAdaptDecide(t *testing.T) {
+	p := &pool{w: &walk{}}
+	p.done = true // resize only records nothing: no workers to make
+	p.started.Store(true)
+	a := &adapt{p: p, base: 2, cap: 32, ncpu: runtime.NumCPU()}
+	a.level.Store(8)
+	// end ends a window of elapsed ns with probes probes, of which
+	// nslow (weighted) blocked for slowFrac of the worker time, and
+	// returns the level and whether a new window began.
+	end := func(elapsed int64, probes, nslow int, slowFrac float64) (int, bool) {
+		now := int64(1 << 40)
+		start := now - elapsed
+		a.start.Store(start)
+		a.nprobes.Store(int32(probes))
+		a.nslow.Store(int32(nslow))
+		a.slowNs.Store(int64(slowFrac * float64(elapsed) * float64(a.level.Load())))
+		a.cpu = processCPU() // the CPUs idle, as far as busy can tell
+		a.decide(now)
+		return int(a.level.Load()), a.start.Load() != start
+	}
+	steps := []struct {
+		name     string
+		elapsed  int64
+		probes   int
+		nslow    int
+		slowFrac float64
+		level    int
+		newWin   bool
+	}{
+		{"too few probes: extended", window, minProbes - 1, 0, 0, 8, false},
+		{"too few at the longest: no vote", maxWindow, minProbes - 1, 0, 0, 8, true},
+		{"no vote again", maxWindow, 0, 0, 0, 8, true},
+		{"low 1", window, 20, 0, 0, 8, true},
+		{"low 2", window, 20, 0, 0, 8, true},
+		{"blocked: resets the low count, grows", window, 20, 40, 0.5, 16, true},
+		{"low 1 after growing", window, 20, 0, 0, 16, true},
+		{"low 2 after growing", window, 20, 0, 0, 16, true},
+		{"low 3: halves", window, 20, 0, 0, 8, true},
+		{"blocked by too few calls: extended", window, 20, minSlow - 1, 0.5, 8, false},
+		{"between the marks: holds", window, 20, 4, 0.1, 8, true},
+	}
+	for _, s := range steps {
+		level, newWin := end(s.elapsed, s.probes, s.nslow, s.slowFrac)
+		if level != s.level || newWin != s.newWin {
+			t.Fatalf("%s: level %d, new window %v; want %d, %v", s.name, level, newWin, s.level, s.newWin)
+		}
+	}
+}

@@ -73,7 +73,8 @@
 // P, so that number follows GOMAXPROCS more than the workers. The
 // parallel walk therefore probes one open or read in 8 and one stat in
 // 64: a probe blocked if it was slow and its thread slept in it (one
-// only preempted did not). Each few milliseconds, over a quarter of the
+// only preempted did not). Each few milliseconds (longer while too few
+// probes have ended to tell), over a quarter of the
 // worker time in blocked calls, with the CPUs not saturated, doubles the
 // Ps (Options.Procs) and the workers, up to Options.MaxWorkers; under a
 // twentieth, or with the CPUs saturated, for three windows in a row,
