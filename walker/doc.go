@@ -74,13 +74,12 @@
 // parallel walk therefore probes one open or read in 8 and one stat in
 // 64: a probe blocked if it was slow and its thread slept in it (one
 // only preempted did not). Each few milliseconds (longer while too few
-// probes have ended to tell), over a quarter of the
-// worker time in blocked calls, with the CPUs not saturated, doubles the
-// Ps (Options.Procs) and the workers, up to Options.MaxWorkers; under a
+// probes have ended to tell), over a quarter of the worker time in
+// blocked calls, with the CPUs not saturated, doubles the Ps
+// (Options.Procs) and the workers, up to Options.MaxWorkers; under a
 // twentieth, or with the CPUs saturated, for three windows in a row,
-// halves them back. Workers above
-// the count finish their own stacks and park. The serial and sorted
-// walks do not adapt. See adapt_linux.go.
+// halves them back. Workers above the count finish their own stacks and
+// park. The serial and sorted walks do not adapt. See adapt_linux.go.
 //
 // # The sorted walk
 //
