@@ -28,8 +28,8 @@ import (
 // window offered (its length times the Ps): above growAt, with minSlow
 // blocked calls and CPUs not saturated, the walk doubles its Ps
 // (Options.Procs) and its workers, up to the cap (Options.MaxWorkers);
-// below shrinkAt, or not above growAt with the CPUs saturated (busyAt),
-// for shrinkAfter windows in a row, it halves them, down to where it
+// below shrinkAt for shrinkAfter windows in a row, or not above growAt
+// with the CPUs saturated (busyAt), it halves them, down to where it
 // started. A walk whose calls block that much holds its level however
 // busy the CPUs are: the kernel's work of reading a cold disk is
 // charged to the process, and shrinking for it would only leave the
@@ -171,7 +171,12 @@ func (a *adapt) decide(now int64) {
 		a.low = 0
 	case probes < minProbes:
 		// Still too few at maxWindow: no vote either way.
-	case (frac < shrinkAt || busy >= busyAt && frac <= growAt) && level > a.base:
+	case busy >= busyAt && frac <= growAt && level > a.base:
+		// The CPUs saturated (measured, not sampled): more threads
+		// only take CPU from the walk, or from a FUSE daemon.
+		next = max(a.base, level/2)
+		a.low = 0
+	case frac < shrinkAt && level > a.base:
 		// A window's figure rests on a few sampled calls: one without
 		// a slow sample is common in the middle of a cold walk, and
 		// halving for it would leave the disk short of requests for
