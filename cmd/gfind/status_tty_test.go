@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
@@ -140,7 +139,6 @@ func (tm *tmuxTerm) poll(what string, cond func(string) bool) string {
 	tm.t.Helper()
 	var last string
 	if !testtool.Poll(func() bool {
-		time.Sleep(10 * time.Millisecond) // tmux's own pace, not a wait for gfind
 		last = tm.pane()
 		return cond(last)
 	}) {
