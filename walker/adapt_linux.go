@@ -26,16 +26,22 @@ import (
 // did not sleep). Once per window, the worker that notices the window is
 // over compares the time spent in blocked calls with the worker time the
 // window offered (its length times the Ps): above growAt, with minSlow
-// blocked calls and CPUs not saturated, the walk doubles its Ps
-// (Options.Procs) and its workers, up to the cap (Options.MaxWorkers);
-// below shrinkAt for shrinkAfter windows in a row, or not above growAt
-// with the CPUs saturated (busyAt), it halves them, down to where it
-// started. A walk whose calls block that much holds its level however
-// busy the CPUs are: the kernel's work of reading a cold disk is
-// charged to the process, and shrinking for it would only leave the
-// disk idle. Workers above the current
-// count finish their own stacks and park; they steal nothing. Too few
-// blocked calls to tell extend the window, up to maxWindow.
+// blocked calls and CPUs not saturated (busyAt), the walk doubles its
+// Ps (Options.Procs) and its workers, up to the cap
+// (Options.MaxWorkers); below shrinkAt for shrinkAfter windows in a
+// row, it halves them, down to where it started; in between it holds.
+// Workers above the current count finish their own stacks and park;
+// they steal nothing. Too few blocked calls to tell extend the window,
+// up to maxWindow.
+//
+// A saturated CPU stops the growth but shrinks nothing. On a cold local
+// disk the kernel's work of reading inodes is charged to the walk and
+// saturates the CPUs at any level, so halving for it only swung the
+// level (to 8 or 16 for most of a cold stat walk, each change a
+// GOMAXPROCS stop-the-world) and left fewer reads in flight; a walk
+// that turns warm shows few blocked calls and shrinks by the low-window
+// rule; and a FUSE daemon's work is not charged to the walk, so the
+// rule never saw it (bench/NOTES.md, "the cold gap, once more").
 type adapt struct {
 	p    *pool
 	base int // Ps at the start of the walk
@@ -64,7 +70,7 @@ const (
 	maxWindow   = 4 * window
 	growAt      = 0.25 // fraction of the worker time spent blocked, to grow
 	shrinkAt    = 0.05 // ... and below which to shrink
-	busyAt      = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads only cost
+	busyAt      = 0.9  // fraction of the CPUs' time the process used: CPU-bound, more threads cannot help
 	minSlow     = 12   // blocked calls (sampled ones, weighted) in a window, to grow
 	minProbes   = 4    // probes in a window, to decide anything
 	shrinkAfter = 3    // low windows in a row, to shrink
@@ -171,11 +177,6 @@ func (a *adapt) decide(now int64) {
 		a.low = 0
 	case probes < minProbes:
 		// Still too few at maxWindow: no vote either way.
-	case busy >= busyAt && frac <= growAt && level > a.base:
-		// The CPUs saturated (measured, not sampled): more threads
-		// only take CPU from the walk, or from a FUSE daemon.
-		next = max(a.base, level/2)
-		a.low = 0
 	case frac < shrinkAt && level > a.base:
 		// A window's figure rests on a few sampled calls: one without
 		// a slow sample is common in the middle of a cold walk, and

@@ -163,42 +163,56 @@ func TestAdaptDecide(t *testing.T) {
 	a := &adapt{p: p, base: 2, cap: 32, ncpu: runtime.NumCPU()}
 	a.level.Store(8)
 	// end ends a window of elapsed ns with probes probes, of which
-	// nslow (weighted) blocked for slowFrac of the worker time, and
-	// returns the level and whether a new window began.
-	end := func(elapsed int64, probes, nslow int, slowFrac float64) (int, bool) {
+	// nslow (weighted) blocked for slowFrac of the worker time, the
+	// process having used at least busy of the CPUs' time, and returns
+	// the level and whether a new window began.
+	end := func(elapsed int64, probes, nslow int, slowFrac, busy float64) (int, bool) {
 		now := int64(1 << 40)
 		start := now - elapsed
 		a.start.Store(start)
 		a.nprobes.Store(int32(probes))
 		a.nslow.Store(int32(nslow))
 		a.slowNs.Store(int64(slowFrac * float64(elapsed) * float64(a.level.Load())))
-		a.cpu = processCPU() // the CPUs idle, as far as busy can tell
+		// The CPU time the window began with, so that decide's own
+		// reading finds at least busy of the CPUs' time used.
+		a.cpu = processCPU() - int64(busy*float64(elapsed)*float64(a.ncpu))
 		a.decide(now)
 		return int(a.level.Load()), a.start.Load() != start
 	}
+	const idle, saturated = 0, 1
 	steps := []struct {
 		name     string
 		elapsed  int64
 		probes   int
 		nslow    int
 		slowFrac float64
+		busy     float64
 		level    int
 		newWin   bool
 	}{
-		{"too few probes: extended", window, minProbes - 1, 0, 0, 8, false},
-		{"too few at the longest: no vote", maxWindow, minProbes - 1, 0, 0, 8, true},
-		{"no vote again", maxWindow, 0, 0, 0, 8, true},
-		{"low 1", window, 20, 0, 0, 8, true},
-		{"low 2", window, 20, 0, 0, 8, true},
-		{"blocked: resets the low count, grows", window, 20, 40, 0.5, 16, true},
-		{"low 1 after growing", window, 20, 0, 0, 16, true},
-		{"low 2 after growing", window, 20, 0, 0, 16, true},
-		{"low 3: halves", window, 20, 0, 0, 8, true},
-		{"blocked by too few calls: extended", window, 20, minSlow - 1, 0.5, 8, false},
-		{"between the marks: holds", window, 20, 4, 0.1, 8, true},
+		{"too few probes: extended", window, minProbes - 1, 0, 0, idle, 8, false},
+		{"too few at the longest: no vote", maxWindow, minProbes - 1, 0, 0, idle, 8, true},
+		{"no vote again", maxWindow, 0, 0, 0, idle, 8, true},
+		{"low 1", window, 20, 0, 0, idle, 8, true},
+		{"low 2", window, 20, 0, 0, idle, 8, true},
+		{"blocked: resets the low count, grows", window, 20, 40, 0.5, idle, 16, true},
+		{"low 1 after growing", window, 20, 0, 0, idle, 16, true},
+		{"low 2 after growing", window, 20, 0, 0, idle, 16, true},
+		{"low 3: halves", window, 20, 0, 0, idle, 8, true},
+		{"blocked by too few calls: extended", window, 20, minSlow - 1, 0.5, idle, 8, false},
+		{"between the marks: holds", window, 20, 4, 0.1, idle, 8, true},
+		// A saturated CPU stops the growth and shrinks nothing: a cold
+		// disk's kernel work saturates it at any level.
+		{"blocked, CPUs saturated: holds", window, 20, 40, 0.5, saturated, 8, true},
+		{"between the marks, CPUs saturated: holds", window, 20, 4, 0.1, saturated, 8, true},
+		{"low 1, CPUs saturated", window, 20, 0, 0, saturated, 8, true},
+		{"blocked again: resets the low count", window, 20, 40, 0.5, saturated, 8, true},
+		{"low 1 again", window, 20, 0, 0, saturated, 8, true},
+		{"low 2", window, 20, 0, 0, saturated, 8, true},
+		{"low 3: halves", window, 20, 0, 0, saturated, 4, true},
 	}
 	for _, s := range steps {
-		level, newWin := end(s.elapsed, s.probes, s.nslow, s.slowFrac)
+		level, newWin := end(s.elapsed, s.probes, s.nslow, s.slowFrac, s.busy)
 		if level != s.level || newWin != s.newWin {
 			t.Fatalf("%s: level %d, new window %v; want %d, %v", s.name, level, newWin, s.level, s.newWin)
 		}

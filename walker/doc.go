@@ -77,9 +77,11 @@
 // probes have ended to tell), over a quarter of the worker time in
 // blocked calls, with the CPUs not saturated, doubles the Ps
 // (Options.Procs) and the workers, up to Options.MaxWorkers; under a
-// twentieth for three windows in a row, or with the CPUs saturated,
-// halves them back. Workers above the count finish their own stacks and
-// park. The serial and sorted walks do not adapt. See adapt_linux.go.
+// twentieth for three windows in a row halves them back. A saturated
+// CPU stops the growth but shrinks nothing: a cold disk's kernel work
+// saturates it at any level. Workers above the count finish their own
+// stacks and park. The serial and sorted walks do not adapt. See
+// adapt_linux.go.
 //
 // # The sorted walk
 //
