@@ -37,11 +37,11 @@ import (
 // A saturated CPU stops the growth but shrinks nothing. On a cold local
 // disk the kernel's work of reading inodes is charged to the walk and
 // saturates the CPUs at any level, so halving for it only swung the
-// level (to 8 or 16 for most of a cold stat walk, each change a
-// GOMAXPROCS stop-the-world) and left fewer reads in flight; a walk
-// that turns warm shows few blocked calls and shrinks by the low-window
-// rule; and a FUSE daemon's work is not charged to the walk, so the
-// rule never saw it (bench/NOTES.md, "the cold gap, once more").
+// level (each change a GOMAXPROCS stop-the-world) and left fewer reads
+// in flight; a walk that turns warm shows few blocked calls and shrinks
+// by the low-window rule; and a FUSE daemon's work is not charged to
+// the walk, so the rule never saw it (bench/NOTES.md, "the cold gap,
+// once more").
 type adapt struct {
 	p    *pool
 	base int // Ps at the start of the walk

@@ -155,7 +155,8 @@ func TestAdaptWarm(t *testing.T) {
 // TestAdaptDecide checks adapt.decide's rules on windows made up by the
 // test: a window with too few probes is extended and, at its longest,
 // changes nothing; one low window does not shrink, shrinkAfter in a row
-// do; a blocked window grows at once.
+// do; a blocked window grows at once, unless the CPUs are saturated,
+// which stops the growth and shrinks nothing.
 func TestAdaptDecide(t *testing.T) {
 	p := &pool{w: &walk{}}
 	p.done = true // resize only records nothing: no workers to make
