@@ -51,27 +51,27 @@ var gnuLinksCases = []gnuCase{
 	// a -> b -> a) in GNU 4.10 (savannah bug 51926), which gfind
 	// follows: GNU 4.9 reports the loop and the test is false. Those
 	// rows state 4.10's result; under -L -xtype sees the link itself.
-	{args: "lk -xtype l", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
-	{args: "lk -xtype f", gnu410: &gnu410{stdout: lkFiles}},
-	{args: "lk -xtype d", gnu410: &gnu410{stdout: lkDirs}},
-	{args: "lk -xtype p", gnu410: &gnu410{stdout: []string{"lk/fifo", "lk/to_fifo"}}},
-	{args: "lk -xtype c", gnu410: &gnu410{stdout: []string{"lk/to_null"}}},
-	{args: "lk -xtype f,d", gnu410: &gnu410{stdout: append(slices.Clone(lkFiles), lkDirs...)}},
-	{args: "lk -xtype l,p,c", gnu410: &gnu410{stdout: lkDangling(append([]string{"lk/fifo", "lk/to_fifo", "lk/to_null"}, lkLoops...)...)}},
-	{args: "lk ! -xtype l", gnu410: &gnu410{stdout: append(append(slices.Clone(lkFiles), lkDirs...), "lk/fifo", "lk/to_fifo", "lk/to_null")}},
-	{args: "lk -type l -xtype d", gnu410: &gnu410{stdout: []string{"lk/dir/up", "lk/dot", "lk/to_dir", "lk/to_dir_slash"}}},
-	{args: "lk -xtype l -lname *", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
-	{args: "lk -name loop ( -xtype l -o -xtype f )", gnu410: &gnu410{stdout: []string{"lk/loop"}}}, // 4.9 reports it twice
+	{args: "lk -xtype l", gnu411: &gnu411{stdout: lkDangling(lkLoops...)}},
+	{args: "lk -xtype f", gnu411: &gnu411{stdout: lkFiles}},
+	{args: "lk -xtype d", gnu411: &gnu411{stdout: lkDirs}},
+	{args: "lk -xtype p", gnu411: &gnu411{stdout: []string{"lk/fifo", "lk/to_fifo"}}},
+	{args: "lk -xtype c", gnu411: &gnu411{stdout: []string{"lk/to_null"}}},
+	{args: "lk -xtype f,d", gnu411: &gnu411{stdout: append(slices.Clone(lkFiles), lkDirs...)}},
+	{args: "lk -xtype l,p,c", gnu411: &gnu411{stdout: lkDangling(append([]string{"lk/fifo", "lk/to_fifo", "lk/to_null"}, lkLoops...)...)}},
+	{args: "lk ! -xtype l", gnu411: &gnu411{stdout: append(append(slices.Clone(lkFiles), lkDirs...), "lk/fifo", "lk/to_fifo", "lk/to_null")}},
+	{args: "lk -type l -xtype d", gnu411: &gnu411{stdout: []string{"lk/dir/up", "lk/dot", "lk/to_dir", "lk/to_dir_slash"}}},
+	{args: "lk -xtype l -lname *", gnu411: &gnu411{stdout: lkDangling(lkLoops...)}},
+	{args: "lk -name loop ( -xtype l -o -xtype f )", gnu411: &gnu411{stdout: []string{"lk/loop"}}}, // 4.9 reports it twice
 	{args: "lk/dir -xtype f"},
-	{args: "lk/to_dir lk/to_file lk/loop lk/dangling -maxdepth 0 -xtype f,l", gnu410: &gnu410{stdout: []string{"lk/dangling", "lk/loop", "lk/to_file"}}},
+	{args: "lk/to_dir lk/to_file lk/loop lk/dangling -maxdepth 0 -xtype f,l", gnu411: &gnu411{stdout: []string{"lk/dangling", "lk/loop", "lk/to_file"}}},
 	{args: "lk -xtype d -atime +14"}, // 4.9 evaluates -atime first: no loop reported there
 	{args: "lk -atime +14 -xtype d"},
 	{args: "-L lk -xtype l"},
 	{args: "-L lk -xtype f"},
 	{args: "-L lk -xtype d"},
 	{args: "-L lk -xtype l,d,f,p,c"},
-	{args: "-H lk -xtype l", gnu410: &gnu410{stdout: lkDangling(lkLoops...)}},
-	{args: "-H lk -xtype d", gnu410: &gnu410{stdout: lkDirs}},
+	{args: "-H lk -xtype l", gnu411: &gnu411{stdout: lkDangling(lkLoops...)}},
+	{args: "-H lk -xtype d", gnu411: &gnu411{stdout: lkDirs}},
 	// A starting point that loops is reported under -H and -L by GNU
 	// 4.9 and 4.10 alike, and not visited.
 	{args: "-H lk/to_file lk/to_dir lk/dangling lk/loop lk/chain -xtype l"},
@@ -97,7 +97,7 @@ var gnuLinksCases = []gnuCase{
 	{args: `-files0-from links0 -printf %p\t%y\t%Y\n`},
 	{args: `-H -files0-from links0 -printf %p\t%y\t%Y\n`},
 	{args: `-L -files0-from links0 -printf %p\t%y\t%Y\n`},
-	{args: "-files0-from links0 -xtype l", gnu410: &gnu410{stdout: []string{"lk/notdir", "lk/loop", "lk/a", "lk/dangling"}}},
+	{args: "-files0-from links0 -xtype l", gnu411: &gnu411{stdout: []string{"lk/notdir", "lk/loop", "lk/a", "lk/dangling"}}},
 	{args: "lk -xtype"},
 	{args: "lk -xtype q"},
 	{args: "lk -xtype f,"},

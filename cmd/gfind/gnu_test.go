@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -29,23 +28,22 @@ type gnuCase struct {
 	// serialOnly marks output that depends on the order of the walk (for
 	// example which file -quit stops at); it is compared in -j1 mode only.
 	serialOnly bool
-	// gnu410 marks a row where gfind follows GNU 4.10, not 4.9 (README,
-	// known differences): it states the result expected instead of GNU
-	// 4.9's (compareFinds410).
-	gnu410 *gnu410
+	// gnu411 marks a row where GNU 4.9 differs from the reference, GNU
+	// 4.11: it states 4.11's result (compareFinds411).
+	gnu411 *gnu411
 }
 
-// A gnu410 is the result GNU 4.10 gives where 4.9 differs, stated in
+// A gnu411 is the result GNU 4.11 gives where 4.9 differs, stated in
 // full: stdout's records in any order, stderr's lines in any order
 // (with "find: " as the program name), and the exit status.
-type gnu410 struct {
+type gnu411 struct {
 	stdout []string
 	stderr []string
 	code   int
 }
 
 // result returns r as compare takes it.
-func (r *gnu410) result() findResult {
+func (r *gnu411) result() findResult {
 	var res findResult
 	if len(r.stdout) > 0 {
 		res.stdout = joinRecords(r.stdout, "\n")
@@ -57,38 +55,46 @@ func (r *gnu410) result() findResult {
 	return res
 }
 
-// compareCase runs the row c: against GNU find, or against the result
-// it states when it follows GNU 4.10.
+// compareCase runs the row c against GNU find, or, for a gnu411 row,
+// against the result it states.
 func compareCase(t *testing.T, dir string, nobody bool, gnu, gfind string, c gnuCase) {
 	args := shellWords(c.args)
-	if c.gnu410 != nil {
-		compareFinds410(t, dir, nobody, gnu, gfind, args, c.gnu410)
+	if c.gnu411 != nil {
+		compareFinds411(t, dir, nobody, gnu, gfind, args, c.gnu411)
 		return
 	}
 	compareFinds(t, dir, nobody, gnu, gfind, args, c.serialOnly)
 }
 
-// compareFinds410 is compareFinds for a row where gfind follows GNU 4.10:
-// gfind, in parallel mode and with -j1, must give the result stated, in
-// any order (4.9's order for the records it has is checked by the rows
-// without loops). GNU find still runs: a 4.9 that agrees with the
-// statement means the row needs no mark.
-func compareFinds410(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, want *gnu410) {
-	if gnuMode() {
-		t.Skip("gfind follows GNU 4.10 here")
-	}
+// compareFinds411 is compareFinds for a row where GNU 4.9 differs from
+// GNU 4.11. With 4.11 as the reference (testtool.GNURef) the row is an
+// ordinary one, and the result it states must be 4.11's too, so that the
+// statements stay true; with 4.9, gfind, in parallel mode and with -j1,
+// must give the result stated, in any order, and 4.9 must differ from
+// it (a 4.9 that agrees means the row needs no mark).
+func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, want *gnu411) {
 	w := want.result()
 	g := runFind(t, dir, nobody, gnu, "find", args)
 	same := slices.Equal(sortedLines(g.stdout), sortedLines(w.stdout)) &&
 		slices.Equal(normErr(g.stderr), normErr(w.stderr)) && g.code == w.code
-	switch v := gnuVersion(); {
-	case same && strings.HasPrefix(v, "4.9"):
-		t.Errorf("GNU find %s gives the GNU 4.10 result stated: the row needs no gnu410 mark", v)
-	case !same:
+	v := testtool.GNUVersion()
+	if testtool.GNURef() {
+		if !same {
+			t.Errorf("GNU find %s does not give the result the row states: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
+		}
+		compareFinds(t, dir, nobody, gnu, gfind, args, false)
+		return
+	}
+	if gnuMode() {
+		t.Skipf("GNU find %s differs from %s here", v, testtool.RefVersion)
+	}
+	if same {
+		t.Errorf("GNU find %s gives the GNU %s result stated: the row needs no gnu411 mark", v, testtool.RefVersion)
+	} else {
 		t.Logf("GNU find %s differs, as expected: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
 	}
-	compare(t, "sorted, as GNU 4.10", w, runFind(t, dir, nobody, gfind, "gfind", args), true)
-	compare(t, "-j1, as GNU 4.10", w, runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...)), true)
+	compare(t, "sorted, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", args), true)
+	compare(t, "-j1, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...)), true)
 }
 
 // sortedLines returns the lines of s, sorted.
@@ -97,24 +103,6 @@ func sortedLines(s string) []string {
 	slices.Sort(l)
 	return l
 }
-
-// gnuVersion returns the version GNU find reports ("4.9.0"), or "".
-var gnuVersion = sync.OnceValue(func() string {
-	path, err := testtool.GNUFindErr()
-	if err != nil {
-		return ""
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return ""
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	f := strings.Fields(line)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[len(f)-1]
-})
 
 // gnuCases run in a tree made of testtree.Basic, Links, WeirdNames and
 // Deep (see internal/testtree for their contents).
@@ -319,10 +307,9 @@ func TestAgainstGNU(t *testing.T) {
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
 	for _, c := range gnuCases {
-		args := shellWords(c.args)
 		t.Run(c.args, func(t *testing.T) {
 			t.Parallel()
-			compareFinds(t, filepath.Join(root, c.dir), false, gnu, gfind, args, c.serialOnly)
+			compareCase(t, filepath.Join(root, c.dir), false, gnu, gfind, c)
 		})
 	}
 }
@@ -352,10 +339,9 @@ func TestAgainstGNUAsNobody(t *testing.T) {
 	gfind := gfindBin(t)
 	root := testtree.Make(t, testtree.Perms)
 	for _, c := range gnuNobodyCases {
-		args := shellWords(c.args)
 		t.Run(c.args, func(t *testing.T) {
 			t.Parallel()
-			compareFinds(t, filepath.Join(root, c.dir), true, gnu, gfind, args, c.serialOnly)
+			compareCase(t, filepath.Join(root, c.dir), true, gnu, gfind, c)
 		})
 	}
 }

@@ -2,8 +2,10 @@ package testtool
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,40 +40,75 @@ func Need(t testing.TB, prog, pkg string) string {
 	return path
 }
 
-// GNUFindPath is where Debian's findutils installs GNU find, the
-// reference of the differential tests.
+// GNUFindPath is where Debian's findutils installs GNU find: the
+// reference of the differential tests when GNUFindEnv is not set.
 const GNUFindPath = "/usr/bin/find"
 
-var gnuFind = sync.OnceValues(func() (string, error) {
-	path := GNUFindPath
-	if _, err := os.Stat(path); err != nil {
-		if path, err = exec.LookPath("find"); err != nil {
-			return "", err
+// GNUFindEnv names the environment variable that points the
+// differential tests at another GNU find: the reference release, 4.11,
+// built by .ci/gnufind. .ci/run sets it.
+const GNUFindEnv = "GFIND_GNU_FIND"
+
+// RefVersion is the GNU find release gfind follows. A GNU find older than
+// it (Debian 12's 4.9) still serves as the tests' oracle, with each
+// difference between the two written out in the test that meets it.
+const RefVersion = "4.11.0"
+
+type gnuFindInfo struct {
+	path, version string
+}
+
+var gnuFind = sync.OnceValues(func() (gnuFindInfo, error) {
+	path := os.Getenv(GNUFindEnv)
+	if path == "" {
+		path = GNUFindPath
+		if _, err := os.Stat(path); err != nil {
+			if path, err = exec.LookPath("find"); err != nil {
+				return gnuFindInfo{}, err
+			}
 		}
 	}
 	out, err := exec.Command(path, "--version").Output()
 	if err != nil {
-		return "", err
+		return gnuFindInfo{}, fmt.Errorf("%s --version: %v", path, err)
 	}
-	if !bytes.Contains(out, []byte("GNU findutils")) {
-		return "", &notGNU{path}
+	line, _, _ := bytes.Cut(out, []byte("\n"))
+	f := strings.Fields(string(line))
+	if !bytes.Contains(line, []byte("GNU findutils")) || len(f) == 0 {
+		return gnuFindInfo{}, &notGNU{path}
 	}
-	return path, nil
+	return gnuFindInfo{path, f[len(f)-1]}, nil
 })
 
 type notGNU struct{ path string }
 
 func (e *notGNU) Error() string { return e.path + " is not GNU find" }
 
-// GNUFind returns the path of GNU find, or ends t through Missing.
+// GNUFind returns the path of GNU find, or ends t through Missing. Under
+// CI the reference release must be the one found (.ci/run builds it).
 func GNUFind(t testing.TB) string {
 	t.Helper()
-	path, err := gnuFind()
+	g, err := gnuFind()
 	if err != nil {
 		Missing(t, "GNU find", "findutils", err)
 	}
-	return path
+	if CI() && g.version != RefVersion {
+		t.Fatalf("GNU find %s (%s) is not the reference %s under CI: set %s=$(.ci/gnufind)", g.version, g.path, RefVersion, GNUFindEnv)
+	}
+	return g.path
 }
+
+// GNUVersion returns the version GNU find reports ("4.9.0"), or "" when
+// there is none.
+func GNUVersion() string {
+	g, _ := gnuFind()
+	return g.version
+}
+
+// GNURef reports whether the GNU find the tests compare with is the
+// reference release. When it is not, a test that meets a 4.9-to-4.11
+// difference compares gfind with the 4.11 result it states instead.
+func GNURef() bool { return GNUVersion() == RefVersion }
 
 // Lacking is Missing for what only part of a test needs (an extra
 // implementation to compare with, say): off CI it logs pkg and the test
@@ -101,7 +138,10 @@ func Want(t testing.TB, prog, pkg string) (string, bool) {
 // GNUFindErr is GNUFind for code that runs outside a test (a re-exec of
 // the test binary, a testscript condition): GNU find's path, or why
 // there is none.
-func GNUFindErr() (string, error) { return gnuFind() }
+func GNUFindErr() (string, error) {
+	g, err := gnuFind()
+	return g.path, err
+}
 
 // CC returns the path of the C compiler that builds the tests' C oracles,
 // or ends t through Missing when the compiler or the C library's headers
