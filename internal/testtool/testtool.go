@@ -171,3 +171,49 @@ func Poll(cond func() bool) bool {
 	}
 	return true
 }
+
+// BFSEnv names the environment variable that points the tests of
+// gfind's bfs-named extras at bfs 4.1, their oracle, fetched by .ci/bfs
+// (Debian 12's bfs is 2.6.1). .ci/run sets it.
+const BFSEnv = "GFIND_BFS"
+
+var bfs = sync.OnceValues(func() (gnuFindInfo, error) {
+	path := os.Getenv(BFSEnv)
+	if path == "" {
+		var err error
+		if path, err = exec.LookPath("bfs"); err != nil {
+			return gnuFindInfo{}, err
+		}
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return gnuFindInfo{}, fmt.Errorf("%s --version: %v", path, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) < 2 || f[0] != "bfs" {
+		return gnuFindInfo{}, fmt.Errorf("%s is not bfs", path)
+	}
+	return gnuFindInfo{path, f[1]}, nil
+})
+
+// BFS returns the path of bfs (GFIND_BFS, or bfs in PATH) and its
+// version, or ends t through Missing.
+func BFS(t testing.TB) (path, version string) {
+	t.Helper()
+	b, err := bfs()
+	if err != nil {
+		Missing(t, "bfs", "bfs", err)
+	}
+	return b.path, b.version
+}
+
+// BFS4 returns the path of bfs 4.1 or newer, the oracle of the bfs-named
+// extras, or ends t through Missing (set GFIND_BFS=$(.ci/bfs)).
+func BFS4(t testing.TB) string {
+	t.Helper()
+	path, v := BFS(t)
+	if major, rest, _ := strings.Cut(v, "."); major < "4" || len(major) != 1 || (major == "4" && rest < "1") {
+		Missing(t, "bfs 4.1 (found bfs "+v+"; "+BFSEnv+"=$(.ci/bfs) fetches it)", "bfs", nil)
+	}
+	return path
+}
