@@ -179,8 +179,12 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		// before a refused one have been walked by then.
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
+	gate := newQuitGate(expr)
+	// After a -quit GNU starts no other starting point: each is walked
+	// to its end before the next starts.
+	p.walk.RootsInTurn = gate != nil
 	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr, p.noHidden, p.gitExclude()), Extras: p.extras(),
-		gate: newQuitGate(expr), execdirs: execdirNodes(expr), atExit: p.atExit}, nil
+		gate: gate, execdirs: execdirNodes(expr), atExit: p.atExit}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
