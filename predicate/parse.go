@@ -333,9 +333,9 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 			// dropped as the user's expression prints, and nothing
 			// came before, as in "-files0-from - ) -print".
 			return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", t.name)
-		case prev != nil && (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
+		case (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
 			return nil, p.errorf("expected an expression between '%s' and ')'", prev.name)
-		case t.artificial && prev != nil:
+		case t.artificial:
 			return nil, p.errorf("expected an expression after '%s'", prev.name)
 		default:
 			return nil, p.errorf("invalid expression; you have too many ')'")
