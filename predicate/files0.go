@@ -38,16 +38,12 @@ type rootList struct {
 // input), or returns GNU's error. GNU opens the list once the whole
 // command line has been parsed, and reads it as it walks.
 func (p *parser) openRootList() (*rootList, error) {
+	// -ok and -okdir read their answers from standard input, so the list
+	// may not be read from it too (GNU's options.ok_prompt_stdin).
+	ok := p.promptsStdin()
 	if p.files0 == "-" {
-		for _, t := range p.toks {
-			if t.node == nil {
-				continue
-			}
-			if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
-				// GNU's message ends in a newline of its own, before
-				// error()'s: a blank line follows it.
-				return nil, p.errorf("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n")
-			}
+		if ok {
+			return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input")
 		}
 		// GNU names standard input "(standard input)" in its messages.
 		return &rootList{r: bufio.NewReader(os.Stdin), shown: p.quote("(standard input)")}, nil
@@ -56,7 +52,39 @@ func (p *parser) openRootList() (*rootList, error) {
 	if err != nil {
 		return nil, p.errorf("cannot open %s for reading: %s", p.quote(p.files0), output.Strerror(unwrapPathError(err)))
 	}
+	if ok && sameAsStdin(f) {
+		// The list is standard input under another name: /dev/stdin,
+		// or the file standard input is redirected from, by any of its
+		// names. GNU compares the two open files' device and inode.
+		f.Close()
+		return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file (%s) used for -files0-from appears to refer to the same file as the standard input", p.quote(p.files0))
+	}
 	return &rootList{r: bufio.NewReader(f), f: f, shown: p.quote(p.files0)}, nil
+}
+
+// promptsStdin reports whether the expression has -ok or -okdir.
+func (p *parser) promptsStdin() bool {
+	for _, t := range p.toks {
+		if t.node == nil {
+			continue
+		}
+		if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAsStdin reports whether f is the file open on standard input
+// (fstat of both: device and inode). A standard input that cannot be
+// examined is not the list, as in GNU.
+func sameAsStdin(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	in, err := os.Stdin.Stat()
+	return err == nil && os.SameFile(fi, in)
 }
 
 // next returns the next starting point. An empty name is not one: it

@@ -127,6 +127,7 @@ type parser struct {
 	cur            string    // the primary being parsed, for messages
 	files0         string    // -files0-from FILE
 	hasFiles0      bool      // -files0-from was given (FILE may be "")
+	dayStart       bool      // -daystart came earlier on the command line
 	ext            Extras    // set by gfind's own primaries (limit.go)
 	noHidden       bool      // -nohidden (hidden.go)
 	git            *gitCache // -gitignored's and --gitignore's Dirs (gitignore.go)
@@ -178,8 +179,12 @@ func Parse(args []string, cfg Config) (*Command, error) {
 		// before a refused one have been walked by then.
 		list.refuse = func(r string) *ParseError { return checkPreserveRoot(p.cfg, expr, r) }
 	}
+	gate := newQuitGate(expr)
+	// After a -quit GNU starts no other starting point: each is walked
+	// to its end before the next starts.
+	p.walk.RootsInTurn = gate != nil
 	return &Command{Roots: roots, list: list, Expr: expr, Walk: p.walk, Exclude: excludeExpr(expr, p.noHidden, p.gitExclude()), Extras: p.extras(),
-		gate: newQuitGate(expr), execdirs: execdirNodes(expr), atExit: p.atExit}, nil
+		gate: gate, execdirs: execdirNodes(expr), atExit: p.atExit}, nil
 }
 
 // looksLikeExpression is GNU's rule for where the starting points end:
@@ -236,11 +241,13 @@ func (p *parser) buildList() error {
 		if err := e.parse(p, name); err != nil {
 			return err
 		}
-		if a == "-files0-from" {
-			// GNU inserts no predicate for it, and gives its name to
-			// the one before (build_expression_tree's last_pred->p_name
-			// = predicate_name): "-name x -o -files0-from f" is "expected
-			// an expression after '-files0-from'".
+		if a == "-files0-from" || a == "-daystart" {
+			// GNU inserts no predicate for these two, and gives their
+			// name to the one before (build_expression_tree's
+			// last_pred->p_name = predicate_name): "-name x -o
+			// -files0-from f" is "expected an expression after
+			// '-files0-from'", and "-daystart -o -print" has nothing
+			// before the -o.
 			p.toks[len(p.toks)-1].name = a
 			continue
 		}
@@ -321,9 +328,14 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 		return nil, p.errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", t.name)
 	case tokClose:
 		switch {
-		case prev != nil && (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
+		case prev == nil:
+			// The expression begins with ")": the artificial "(" was
+			// dropped as the user's expression prints, and nothing
+			// came before, as in "-files0-from - ) -print".
+			return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", t.name)
+		case (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
 			return nil, p.errorf("expected an expression between '%s' and ')'", prev.name)
-		case t.artificial && prev != nil:
+		case t.artificial:
 			return nil, p.errorf("expected an expression after '%s'", prev.name)
 		default:
 			return nil, p.errorf("invalid expression; you have too many ')'")
@@ -348,7 +360,13 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 			return nil, p.errorf("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '%s'", t.name)
 		}
 		p.pos++
-		if p.toks[p.pos].kind == tokClose {
+		if c := p.toks[p.pos]; c.kind == tokClose {
+			if t.artificial {
+				// The user's expression is a ")" and nothing before it
+				// ("-files0-from - )"), so the artificial "( ) -print"
+				// encloses it.
+				return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", c.name)
+			}
 			return nil, p.errorf("invalid expression; empty parentheses are not allowed.")
 		}
 		var err error

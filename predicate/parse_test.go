@@ -118,6 +118,27 @@ func TestParseRoots(t *testing.T) {
 	}
 }
 
+// TestParseQuitRootsInTurn: an expression with -quit, wherever it is,
+// has the starting points walked in turn, so that a -quit in one leaves
+// the next unstarted; without it they are walked together.
+func TestParseQuitRootsInTurn(t *testing.T) {
+	for args, want := range map[string]bool{
+		"a b -print":                        false,
+		"a b -name x -quit":                 true,
+		"a b -false -a -quit -o -ls":        true,
+		"a b ( -name x -o -quit ) , -print": true,
+		"-files0-from /dev/null -quit":      true,
+	} {
+		cmd, err := Parse(parseArgs(args), Config{})
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", args, err)
+		}
+		if got := cmd.Walk.RootsInTurn; got != want {
+			t.Errorf("Parse(%q): RootsInTurn %v, want %v", args, got, want)
+		}
+	}
+}
+
 func TestParseOptions(t *testing.T) {
 	cmd, err := Parse(parseArgs(". -maxdepth 3 -mindepth 1 -depth -xdev -ignore_readdir_race -follow"), Config{})
 	if err != nil {

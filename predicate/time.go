@@ -34,9 +34,12 @@ import (
 // with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
 
 // parseDaystart is -daystart, which acts through the parser: the time
-// tests after it look for it in the token list (see curDayStart). GNU
-// never undoes it.
-func parseDaystart(p *parser, op string) error { return nil }
+// tests after it measure from the start of today (see curDayStart).
+// GNU never undoes it, and inserts no predicate for it (buildList).
+func parseDaystart(p *parser, op string) error {
+	p.dayStart = true
+	return nil
+}
 
 const daySecs = 86400
 
@@ -248,23 +251,13 @@ func (p *parser) timestampProb(when int64) float64 {
 	return fileAgeProb(float32(int32((p.curDayStart().sec - when) / daySecs)))
 }
 
-// daystart reports whether -daystart came earlier on the command line.
-func (p *parser) daystart() bool {
-	for _, t := range p.toks {
-		if c, ok := t.node.(*constNode); ok && len(c.args) == 1 && c.args[0] == "-daystart" {
-			return true
-		}
-	}
-	return false
-}
-
 // curDayStart is GNU's options.cur_day_start where the parser stands:
 // the start time less a day, or after -daystart the start of today in
 // local time (parse_daystart: the start time less the local time of day,
 // nanoseconds dropped).
 func (p *parser) curDayStart() tspec {
 	now := p.cfg.Now
-	if !p.daystart() {
+	if !p.dayStart {
 		return tspec{now.Unix() - daySecs, int64(now.Nanosecond())}
 	}
 	sec := now.Unix()

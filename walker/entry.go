@@ -100,6 +100,13 @@ type Options struct {
 	// IgnoreReaddirRace silently skips files that vanish between the
 	// directory read and a later stat or open.
 	IgnoreReaddirRace bool
+	// RootsInTurn walks each starting point to its end before the next
+	// is started, its contents still in parallel: then a Stop in one
+	// starting point's walk leaves the next unstarted, as in GNU find,
+	// whatever the workers' timing (gfind sets it for -quit). Without
+	// it several workers start the next starting point as soon as the
+	// previous one was visited, and walk them together.
+	RootsInTurn bool
 	// Sort (gfind -s) visits each directory's entries sorted by name in
 	// byte order, depth first, while directories are still read in
 	// parallel.

@@ -116,7 +116,9 @@ func runParallel(w *walk, roots *rootSource, n, fed int) {
 	// next once it has visited (or failed to reach) its own. So
 	// "gfind nosuch . -quit" reports nosuch before -quit can end the
 	// walk, and -quit at a starting point never skips an earlier one.
-	// The roots' contents are still walked in parallel.
+	// The roots' contents are still walked in parallel. Under
+	// RootsInTurn the next is queued only once the walk of the one
+	// before is over (nextRootInTurn).
 	p.roots = roots
 	p.pending.Add(1)
 	p.workers[0].push([]*dir{rootItem(first)}, false)
@@ -207,6 +209,26 @@ func (k *worker) pushNextRoot(d *dir) {
 	k.push([]*dir{rootItem(root)}, true)
 }
 
+// nextRootInTurn queues the next starting point under RootsInTurn, if
+// there is one and no Stop came, and reports whether it did. k has just
+// brought pending to zero: the walk of the starting point before is
+// over, every visit of it made, and no other worker holds work, so k
+// alone takes the next. The other workers sleep in waitWork until the
+// new root's contents are pushed, as they did while it was being read.
+func (k *worker) nextRootInTurn() bool {
+	p := k.p
+	if !p.w.opt.RootsInTurn || p.w.stop.Load() {
+		return false
+	}
+	root, ok := p.roots.take()
+	if !ok {
+		return false
+	}
+	p.pending.Add(1)
+	k.push([]*dir{rootItem(root)}, false)
+	return true
+}
+
 func (k *worker) run() {
 	p := k.p
 	for {
@@ -232,6 +254,9 @@ func (k *worker) run() {
 			k.unref(d)
 		}
 		if p.pending.Add(-1) == 0 {
+			if k.nextRootInTurn() {
+				continue
+			}
 			p.mu.Lock()
 			p.done = true
 			p.cond.Broadcast()
@@ -381,7 +406,9 @@ func (k *worker) process(d *dir) {
 	}
 	if d.parent == nil {
 		read := k.visitRoot(d)
-		k.pushNextRoot(d)
+		if !opt.RootsInTurn {
+			k.pushNextRoot(d)
+		}
 		if !read {
 			return
 		}

@@ -18,8 +18,9 @@ func (e *LoopError) Error() string {
 // every worker is done, or soon after visit returned Stop.
 //
 // With one worker the roots are walked in turn, in GNU find's order. With
-// more, the roots are walked together and the order is unspecified;
-// under PostOrder a directory is still visited after all its contents.
+// more, the roots are walked together (or in turn under RootsInTurn,
+// each in parallel inside) and the order is unspecified; under
+// PostOrder a directory is still visited after all its contents.
 // Under Sort the order is fixed (names in byte order, depth first) and
 // visit is called by one goroutine at a time, though not always the
 // same one, while directories are still read ahead in parallel.

@@ -282,3 +282,56 @@ func TestExecPlusOneCommandParallel(t *testing.T) {
 		})
 	}
 }
+
+// TestQuitRootsInTurnParallel: after -quit GNU find starts no other
+// starting point. gfind with -quit walks the starting points (and
+// -files0-from's names) one after another, each in parallel inside, so
+// that none of the next one is visited or reported even when the -quit
+// comes at the very end of a starting point's walk (-depth: the
+// starting point itself, after all its contents). In every run with -j8
+// the output, sorted, and the messages are GNU's; walking them together
+// printed files of b and reported nosuch in most runs.
+func TestQuitRootsInTurnParallel(t *testing.T) {
+	t.Parallel()
+	gnu := testtool.GNUFind(t)
+	gfind := gfindBin(t)
+	root := t.TempDir()
+	for _, name := range []string{"a", "b", "c"} {
+		makeDirs(t, root, name, 16, 20, "")
+	}
+	if err := os.WriteFile(filepath.Join(root, "list"), []byte("a\x00nosuch\x00b\x00c\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		"a b c -depth -print -name a -quit",
+		"a b c -depth -name a -quit -o -print",
+		"a nosuch b -depth -name a -quit",
+		"a nosuch b -name d07 -quit",
+		"a b c -depth -name a -quit -o -exec printf %s\\n {} +",
+		"-files0-from list -depth -print -name a -quit",
+		"b a c -depth -print -path a -quit", // a's -quit comes after all of b
+	} {
+		t.Run(args, func(t *testing.T) {
+			t.Parallel()
+			argv := shellWords(args)
+			want := runWith(t, root, execEnv(), "", gnu, "find", argv)
+			if want.code != 0 || want.stderr != "" {
+				t.Fatalf("GNU find: status %d, stderr %q", want.code, want.stderr)
+			}
+			wantOut := sortedLines(want.stdout)
+			for i := range quitRuns() {
+				got := runWith(t, root, execEnv(), "", gfind, "gfind", append([]string{"-j8"}, argv...))
+				if gotOut := sortedLines(got.stdout); got.code != want.code || got.stderr != want.stderr || !slices.Equal(gotOut, wantOut) {
+					var extra []string
+					for _, l := range gotOut {
+						if _, found := slices.BinarySearch(wantOut, l); !found {
+							extra = append(extra, l)
+						}
+					}
+					t.Fatalf("run %d: status %d, stderr %q, %d lines, %d not GNU's (%.200q); GNU find: status %d, %d lines",
+						i+1, got.code, got.stderr, len(gotOut), len(extra), extra, want.code, len(wantOut))
+				}
+			}
+		})
+	}
+}

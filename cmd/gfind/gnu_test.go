@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -378,6 +379,9 @@ type runOpts struct {
 	env    []string // the whole environment
 	stdin  string   // empty: /dev/null
 	nobody bool     // as uid 65534
+	// stdinFile, when set, is the file (relative to dir) standard input
+	// is redirected from, instead of stdin: the file itself, not a pipe.
+	stdinFile string
 }
 
 // runProg runs prog (argv[0] name) with args as o says, with a timeout,
@@ -392,6 +396,14 @@ func runProg(t *testing.T, o runOpts, prog, name string, args []string) findResu
 	cmd.Env = o.env
 	if o.stdin != "" {
 		cmd.Stdin = strings.NewReader(o.stdin)
+	}
+	if o.stdinFile != "" {
+		f, err := os.Open(filepath.Join(o.dir, o.stdinFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
