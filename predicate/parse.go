@@ -58,7 +58,7 @@ type Config struct {
 	// JSON (--json) makes -print (and the implicit -print) print JSON
 	// lines, as -printjson does.
 	JSON bool
-	// QuietErrors (--quiet-errors) is -noerror: permission errors are
+	// QuietErrors (--quiet-errors): permission errors are
 	// not printed.
 	QuietErrors bool
 	// GitIgnore (--gitignore) leaves out, below the starting points,
@@ -249,6 +249,11 @@ func (p *parser) buildList() error {
 			// always true: "-maxdepth 0 -o -name x" is true for ".".
 			p.push(&constNode{val: true, args: append([]string{a}, p.args[start:p.i]...)})
 		}
+	}
+	if p.ext.Limit > 0 && !p.prints() {
+		// bfs's rule: -limit counts matches, and which are matches is
+		// only clear when the command says what to do with them.
+		return p.errorf("with -limit, you must specify an action explicitly; for example, -print -limit %d", p.ext.Limit)
 	}
 	switch {
 	case len(p.toks) == 1:
