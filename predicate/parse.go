@@ -205,6 +205,12 @@ func (p *parser) buildList() error {
 	for p.i < len(p.args) {
 		a := p.args[p.i]
 		if !looksLikeExpression(a, false) {
+			if k := len(p.toks); p.warnings && p.toks[k-1].exclude {
+				// bfs's warning: -exclude takes a test, and a path there
+				// excludes nothing (bfs then walks it as a starting
+				// point; GNU's grammar, below, refuses it).
+				p.warnf("-exclude %s: this path will not be excluded.  Use a test like -name or -path within -exclude to exclude matching files.", p.quote(a))
+			}
 			err := &ParseError{Msg: fmt.Sprintf("paths must precede expression: `%s'", a)}
 			// An existing file here is likely a pattern the shell
 			// expanded because it was not quoted. GNU names the

@@ -231,3 +231,71 @@ func slicesContainsLine(text, line string) bool {
 	}
 	return false
 }
+
+// TestWarningsAgainstBFS: bfs's warnings about -noerror (how many
+// errors it hid) and about a path given to -exclude (which takes a
+// test, so the path excludes nothing) come where bfs gives them: with
+// -warn, or by default when standard input is a terminal (GNU's rule
+// too), and not after -nowarn. What is compared is whether the warning
+// is there, by its key phrase; bfs's run on a terminal is colored.
+func TestWarningsAgainstBFS(t *testing.T) {
+	if gnuMode() {
+		t.Skip("bfs's warnings")
+	}
+	bfs := testtool.BFS4(t)
+	scriptBin := testtool.Need(t, "script", "bsdutils")
+	gfind := gfindBin(t)
+	root := makeBFSTree(t)
+	const (
+		suppressed = "suppressed errors: 1"
+		notExcl    = "this path will not be excluded."
+	)
+	for _, c := range []struct {
+		args   string
+		tty    bool   // standard input (and output) a terminal
+		phrase string // in lower case
+		warns  bool   // what bfs does
+	}{
+		{"-L t/loops -noerror", false, suppressed, false},
+		{"-L t/loops -noerror -warn", false, suppressed, true},
+		{"-L t/loops -warn -noerror", false, suppressed, true},
+		{"-L t/loops -warn -noerror -nowarn", false, suppressed, false},
+		{"-L t/loops -noerror", true, suppressed, true},
+		{"-L t/loops -noerror -nowarn", true, suppressed, false},
+		{"t -warn -noerror", false, "suppressed errors", false}, // nothing hidden
+		{"t -noerror", true, "suppressed errors", false},
+
+		{"t -exclude t/a", false, notExcl, false},
+		{"t -warn -exclude t/a", false, notExcl, true},
+		{"t -warn -exclude ./t/a", false, notExcl, true},
+		{"t -warn -exclude t/nosuch -print", false, notExcl, true},
+		{"t -exclude t/a", true, notExcl, true},
+		{"t -nowarn -exclude t/a", true, notExcl, false},
+		{"t -warn -exclude -name t/a", false, notExcl, false}, // a test, even one that never matches
+		{"t -warn -exclude -path t/a", false, notExcl, false},
+		{"t -warn -exclude ( -name a )", false, notExcl, false},
+	} {
+		name := c.args
+		if c.tty {
+			name += " on a terminal"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := shellWords(c.args)
+			stderr := func(prog, argv0 string) string {
+				if c.tty {
+					out, _ := onTerminal(t, scriptBin, root, testEnv(), "exec "+shellLine(prog, args)+" >/dev/null")
+					return out
+				}
+				return runFind(t, root, false, prog, argv0, args).stderr
+			}
+			want, got := stderr(bfs, "bfs"), stderr(gfind, "gfind")
+			if w := strings.Contains(strings.ToLower(want), c.phrase); w != c.warns {
+				t.Fatalf("bfs warns %v, this test expects %v of bfs 4.1: stderr %q", w, c.warns, want)
+			}
+			if g := strings.Contains(strings.ToLower(got), c.phrase); g != c.warns {
+				t.Errorf("gfind warns %v, bfs %v (%q): stderr %q", g, c.warns, c.phrase, got)
+			}
+		})
+	}
+}
