@@ -23,6 +23,7 @@ import (
 //	t/ f  d/up -> ..  self -> self  notdir -> f/x
 //	   locked/ (mode 000) in/ x
 //	   ro/ (mode 555) f
+//	list0: "t/f", "", "nosuch", for -files0-from
 //
 // Under -L, d/up is a file system loop and self a link loop; locked is
 // unreadable, ro/f cannot be deleted, f/x is not a directory. The
@@ -46,6 +47,8 @@ func makeErrorTree(t *testing.T) string {
 	for _, l := range [][2]string{{"..", "t/d/up"}, {"self", "t/self"}, {"f/x", "t/notdir"}} {
 		must(os.Symlink(l[0], p(l[1])))
 	}
+	// -files0-from's list: a file, an empty name, a missing file.
+	must(os.WriteFile(p("list0"), []byte("t/f\x00\x00nosuch\x00"), 0o644))
 	must(os.Chmod(p("t/locked"), 0))
 	must(os.Chmod(p("t/ro"), 0o555))
 	t.Cleanup(func() {
@@ -117,6 +120,7 @@ func TestNoerrorAgainstBFS(t *testing.T) {
 		{"t -name f -print -o -name x", true}, // the error among tests
 		{"-H t/f/x t/self t/locked/x", true},  // several missing starting points
 		{"t -depth", true},                    // post-order
+		{"-files0-from list0", true},          // an empty name and a missing file in the list
 	} {
 		t.Run(c.args, func(t *testing.T) {
 			t.Parallel()
