@@ -257,8 +257,10 @@ func (p *parser) buildList() error {
 		}
 	}
 	if p.ext.Limit > 0 && !p.prints() {
-		// bfs's rule: -limit counts matches, and which are matches is
-		// only clear when the command says what to do with them.
+		// Refused as bfs refuses it. There -limit is an action, which
+		// turns the implicit -print off, so that the command would print
+		// nothing; gfind's is an option and would keep the -print, but
+		// a command line should mean one thing in both.
 		return p.errorf("with -limit, you must specify an action explicitly; for example, -print -limit %d", p.ext.Limit)
 	}
 	switch {
