@@ -35,9 +35,11 @@ type Diag struct {
 	w         io.Writer
 	failed    atomic.Bool
 	errs      atomic.Int64 // failing diagnostics written, for --stats
-	// Set before the walk by SetQuietErrors and SetJSON (json.go).
-	quietPerm, permOK, json bool
-	slot0                   slot0 // ListName
+	// Set before the walk by SetQuietErrors, SetPermErrorsOK, SetNoError
+	// and SetJSON (json.go).
+	quietPerm, permOK, noError, json bool
+	suppressed                       atomic.Int64 // errors -noerror dropped
+	slot0                            slot0        // ListName
 	// The live status line (status.go): shown is under mu, statusOn
 	// is set before the walk, ttyWrites counts the writes to a terminal
 	// in progress, statusEnded refuses draws on the way to death, held
@@ -143,9 +145,12 @@ func (d *Diag) Quote(s string) string { return d.Style().Quote(s) }
 //
 //	gfind: File system loop detected; 'a/b/up' is part of the same file system loop as 'a'.
 func (d *Diag) FileError(path []byte, err error) {
+	if d.suppress() {
+		return
+	}
 	if d.quietPerm && isPermError(err) {
 		if !d.permOK {
-			d.failed.Store(true) // -noerror hides the message, not the failure
+			d.failed.Store(true) // --quiet-errors hides the message, not the failure
 		}
 		return
 	}
@@ -166,6 +171,35 @@ func (d *Diag) FileError(path []byte, err error) {
 	line = append(line, ": "...)
 	line = append(line, Strerror(err)...)
 	d.finish(line, true)
+}
+
+// FileErrorf is Errorf for a failure on a file worded otherwise than
+// FileError words it ("cannot delete 'x': ..."): -noerror drops it too.
+func (d *Diag) FileErrorf(format string, args ...any) {
+	if d.suppress() {
+		return
+	}
+	d.Errorf(format, args...)
+}
+
+// FileNotef is Notef for a failure on a file that leaves the exit status
+// alone (a -exec command that could not be run, which GNU reports and
+// bfs counts as an error): -noerror drops it too.
+func (d *Diag) FileNotef(format string, args ...any) {
+	if d.suppress() {
+		return
+	}
+	d.Notef(format, args...)
+}
+
+// suppress reports whether -noerror drops the error about a file being
+// reported, and counts it then (Suppressed).
+func (d *Diag) suppress() bool {
+	if !d.noError {
+		return false
+	}
+	d.suppressed.Add(1)
+	return true
 }
 
 // Errorf reports "prog: message" and marks the run as failed. The

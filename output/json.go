@@ -193,14 +193,25 @@ func appendJSONError(dst, path []byte, err error) []byte {
 func (d *Diag) SetJSON(on bool) { d.json = on }
 
 // SetQuietErrors makes FileError drop permission errors (EACCES, EPERM)
-// silently while still marking the run as failed: -noerror and
-// --quiet-errors. Call it before the walk starts.
+// silently while still marking the run as failed: --quiet-errors. Call it before the walk starts.
 func (d *Diag) SetQuietErrors(on bool) { d.quietPerm = on }
 
 // SetPermErrorsOK makes the permission errors that SetQuietErrors
 // hides leave the exit status alone: --ignore-errors. Call it before
 // the walk starts.
 func (d *Diag) SetPermErrorsOK(on bool) { d.permOK = on }
+
+// SetNoError makes every error about a file (FileError, FileErrorf,
+// FileNotef) be dropped: neither reported nor counted in the exit status,
+// as bfs's -noerror ignores any error met during the walk. Errors that
+// are not about one file (a usage error, a write error on standard
+// output, a -exec ... + batch that failed at the end) still count. Call
+// it before the walk starts.
+func (d *Diag) SetNoError(on bool) { d.noError = on }
+
+// Suppressed returns the number of errors SetNoError dropped, which bfs
+// reports in a warning at the end.
+func (d *Diag) Suppressed() int64 { return d.suppressed.Load() }
 
 // Errors returns the number of failing diagnostics written so far (what
 // --stats reports); hidden permission errors are not counted.

@@ -185,8 +185,8 @@ func TestFileErrorJSON(t *testing.T) {
 	}
 }
 
-// TestQuietErrors: -noerror hides EACCES and EPERM, nothing else, and
-// the run still fails.
+// TestQuietErrors: --quiet-errors hides EACCES and EPERM, nothing else,
+// and the run still fails.
 func TestQuietErrors(t *testing.T) {
 	tests := []struct {
 		err    error
@@ -219,6 +219,53 @@ func TestQuietErrors(t *testing.T) {
 				t.Errorf("json %v, %v: Errors %d, want %d", json, tt.err, d.Errors(), want)
 			}
 		}
+	}
+}
+
+// TestNoError: -noerror drops every error about a file, in every form
+// (FileError, FileErrorf, FileNotef), with or without JSON and
+// --quiet-errors, counts it in Suppressed and leaves the run successful;
+// an error that is not about a file (Errorf) still fails it.
+func TestNoError(t *testing.T) {
+	errs := []error{
+		syscall.EACCES,
+		&fs.PathError{Op: "opendir", Path: "d", Err: syscall.EACCES},
+		syscall.ENOENT,
+		syscall.ENOTDIR,
+		syscall.ELOOP,
+		&walker.LoopError{Path: "a/l", Ancestor: "a"},
+	}
+	for _, json := range []bool{false, true} {
+		for _, quiet := range []bool{false, true} {
+			var buf bytes.Buffer
+			d := NewDiagStyle("gfind", &buf, StyleC)
+			d.SetNoError(true)
+			d.SetQuietErrors(quiet)
+			d.SetJSON(json)
+			for _, err := range errs {
+				d.FileError([]byte("d"), err)
+			}
+			d.FileErrorf("cannot delete %s: %s", d.QuoteFile("d"), Strerror(syscall.EACCES))
+			d.FileNotef("%s: %s", d.Quote("/nonexistent"), Strerror(syscall.ENOENT))
+			if buf.Len() != 0 || d.Failed() || d.Errors() != 0 {
+				t.Errorf("json %v, quiet %v: wrote %q, failed %v, Errors %d; want nothing", json, quiet, buf.String(), d.Failed(), d.Errors())
+			}
+			if n, want := d.Suppressed(), int64(len(errs)+2); n != want {
+				t.Errorf("json %v, quiet %v: Suppressed %d, want %d", json, quiet, n, want)
+			}
+			d.Errorf("write error")
+			if !d.Failed() || buf.Len() == 0 {
+				t.Errorf("json %v, quiet %v: Errorf under -noerror: failed %v, wrote %q", json, quiet, d.Failed(), buf.String())
+			}
+		}
+	}
+	// Without it, nothing is suppressed.
+	var buf bytes.Buffer
+	d := NewDiagStyle("gfind", &buf, StyleC)
+	d.FileErrorf("cannot delete 'd': Permission denied")
+	d.FileNotef("x")
+	if d.Suppressed() != 0 || !d.Failed() || buf.String() != "gfind: cannot delete 'd': Permission denied\ngfind: x\n" {
+		t.Errorf("without -noerror: Suppressed %d, failed %v, wrote %q", d.Suppressed(), d.Failed(), buf.String())
 	}
 }
 

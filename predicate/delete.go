@@ -93,7 +93,7 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 func (n *deleteNode) fail(e *walker.Entry, s *State, err error) bool {
 	// GNU's error() flushes stdout before it writes to stderr.
 	s.Out.Flush()
-	s.Diag.Errorf("cannot delete %s: %s", s.Diag.QuoteFile(string(e.Path)), output.Strerror(err))
+	s.Diag.FileErrorf("cannot delete %s: %s", s.Diag.QuoteFile(string(e.Path)), output.Strerror(err))
 	return false
 }
 

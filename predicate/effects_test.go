@@ -42,7 +42,7 @@ func TestEffects(t *testing.T) {
 		{"-prune", EffectPrune | out},
 		{"-quit", EffectQuit | out},
 		{"-exclude -name x", out},
-		{"-maxdepth 1 -limit 2 -true -false", out},
+		{"-maxdepth 1 -limit 2 -true -false -print", out},
 		{"-name x -o ! -exec true ; , -ls", EffectExec | out | order},
 		{"-depth ( -prune -o -quit ) -delete", EffectPrune | EffectQuit | EffectDelete},
 	}

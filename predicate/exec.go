@@ -403,10 +403,16 @@ func launch(out *output.Buffer, sink *output.Sink, diag *output.Diag, j job) out
 	res, note := run(j, stderr, diag.Quote) // Quote takes no lock
 	releaseDiag()
 	release()
-	if note != "" {
-		// The child's complaint in GNU, which does not change find's
-		// exit status by itself.
+	switch {
+	case note == "":
+	case j.batch:
+		// A batch's failure is the run's (the exit status says so), and
+		// bfs's -noerror does not hide it either.
 		diag.Notef("%s", note)
+	default:
+		// The child's complaint in GNU, which does not change find's
+		// exit status by itself; -noerror hides it, as in bfs.
+		diag.FileNotef("%s", note)
 	}
 	return res
 }

@@ -105,7 +105,9 @@ func (l *rootList) next(d *output.Diag) (string, bool) {
 		l.n++
 		name = bytes.TrimSuffix(name, []byte{0})
 		if len(name) == 0 {
-			d.Errorf("%s:%d: invalid zero-length file name", d.ListName(l.shown), l.n)
+			// A starting point that cannot be there, which bfs's -noerror
+			// hides as it hides a missing one.
+			d.FileErrorf("%s:%d: invalid zero-length file name", d.ListName(l.shown), l.n)
 			continue
 		}
 		root := string(name)

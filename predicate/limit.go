@@ -21,12 +21,13 @@ import (
 
 // parseNoerror is -noerror, like -warn an option that is always true; it
 // acts on the whole run wherever it stands. It means what it means in
-// bfs: permission errors are neither reported nor counted in the exit
-// status (gfind's --ignore-errors); --quiet-errors is the stricter
-// variant that still exits 1.
+// bfs: every error met on a file during the walk (a permission, a link
+// loop, a file system loop, a missing or vanished file, a -delete or
+// -exec ; that failed) is neither reported nor counted in the exit status
+// (output.Diag.SetNoError). --ignore-errors and --quiet-errors are the
+// narrower options for permission errors only.
 func parseNoerror(p *parser, op string) error {
-	p.ext.QuietErrors = true
-	p.ext.IgnoreErrors = true
+	p.ext.NoError = true
 	return nil
 }
 
@@ -42,13 +43,16 @@ func parseStatus(p *parser, op string) error {
 type Extras struct {
 	// Limit is -limit N: the walk ends after N matches. 0 means none.
 	Limit int64
-	// QuietErrors is -noerror or --quiet-errors: permission errors are
-	// not reported (output.Diag.SetQuietErrors).
+	// QuietErrors is --quiet-errors (Config.QuietErrors): permission
+	// errors are not reported (output.Diag.SetQuietErrors).
 	QuietErrors bool
-	// IgnoreErrors is -noerror: the permission errors QuietErrors hides
-	// do not make the exit status 1 either (output.Diag.SetPermErrorsOK),
-	// as with --ignore-errors.
-	IgnoreErrors bool
+	// NoError is -noerror: no error about a file is reported or counted
+	// in the exit status (output.Diag.SetNoError).
+	NoError bool
+	// Warnings is whether GNU's warnings are on at the end of the
+	// expression (Config.Warnings, then the last -warn or -nowarn): bfs
+	// then says how many errors -noerror hid.
+	Warnings bool
 	// Unique is -unique: a file met again is skipped (unique.go).
 	Unique bool
 	// Status is -status: a live status line on standard error while the
@@ -64,6 +68,7 @@ type Extras struct {
 func (p *parser) extras() Extras {
 	x := p.ext
 	x.QuietErrors = x.QuietErrors || p.cfg.QuietErrors
+	x.Warnings = p.warnings
 	if x.Limit > 0 {
 		x.lim = newLimiter(x.Limit)
 	}

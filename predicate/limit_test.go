@@ -18,11 +18,20 @@ func TestLimitParse(t *testing.T) {
 		want    int64
 		wantErr string
 	}{
-		{[]string{"-limit", "5"}, 5, ""},
-		{[]string{"-limit", "007"}, 7, ""},
-		{[]string{"-limit", "1", "-limit", "3"}, 3, ""}, // the last wins
+		{[]string{"-limit", "5", "-print"}, 5, ""},
+		{[]string{"-print", "-limit", "007"}, 7, ""},
+		{[]string{"-limit", "1", "-limit", "3", "-ls"}, 3, ""}, // the last wins
 		{[]string{"-name", "x"}, 0, ""},
-		{[]string{"-limit", "9223372036854775807"}, 1<<63 - 1, ""},
+		{[]string{"-limit", "9223372036854775807", "-print0"}, 1<<63 - 1, ""},
+		{[]string{"-limit", "2", "-exec", "true", ";"}, 2, ""},
+		{[]string{"-limit", "2", "-fprint", os.DevNull}, 2, ""},
+		{[]string{"-delete", "-false", "-limit", "2"}, 2, ""},
+		// No explicit action: refused, as bfs refuses it.
+		{[]string{"-limit", "3"}, 0, "with -limit, you must specify an action explicitly; for example, -print -limit 3"},
+		{[]string{"-name", "x", "-limit", "007"}, 0, "with -limit, you must specify an action explicitly; for example, -print -limit 7"},
+		{[]string{"(", "-limit", "3", ")"}, 0, "with -limit, you must specify an action explicitly; for example, -print -limit 3"},
+		{[]string{"-limit", "3", "-prune"}, 0, "with -limit, you must specify an action explicitly; for example, -print -limit 3"},
+		{[]string{"-limit", "3", "-quit"}, 0, "with -limit, you must specify an action explicitly; for example, -print -limit 3"},
 		{[]string{"-limit"}, 0, "missing argument to `-limit'"},
 		{[]string{"-limit", "0"}, 0, "Expected a positive decimal integer argument to -limit, but got '0'"},
 		{[]string{"-limit", "000"}, 0, "Expected a positive decimal integer argument to -limit, but got '000'"},
@@ -49,22 +58,30 @@ func TestLimitParse(t *testing.T) {
 
 func TestNoerrorParse(t *testing.T) {
 	tests := []struct {
-		args  []string
-		cfg   bool
-		quiet bool
+		args           []string
+		cfgQuiet, warn bool // Config.QuietErrors (--quiet-errors), Config.Warnings
+		quiet, noError bool
+		warnings       bool
 	}{
-		{[]string{"-print"}, false, false},
-		{[]string{"-noerror"}, false, true},
-		{[]string{"-name", "x", "-noerror"}, false, true},
-		{[]string{"-print"}, true, true},
+		{args: []string{"-print"}},
+		{args: []string{"-noerror"}, noError: true},
+		{args: []string{"-name", "x", "-noerror"}, noError: true},
+		{args: []string{"-print"}, cfgQuiet: true, quiet: true},
+		{args: []string{"-noerror"}, cfgQuiet: true, quiet: true, noError: true},
+		// Warnings is the state at the end, for bfs's warning of how
+		// many errors -noerror hid.
+		{args: []string{"-noerror"}, warn: true, noError: true, warnings: true},
+		{args: []string{"-noerror", "-warn"}, noError: true, warnings: true},
+		{args: []string{"-warn", "-noerror", "-nowarn"}, noError: true},
 	}
 	for _, tt := range tests {
-		cmd, err := Parse(append([]string{"."}, tt.args...), Config{QuietErrors: tt.cfg})
+		cmd, err := Parse(append([]string{"."}, tt.args...), Config{QuietErrors: tt.cfgQuiet, Warnings: tt.warn})
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", tt.args, err)
 		}
-		if cmd.QuietErrors != tt.quiet {
-			t.Errorf("Parse(%q), QuietErrors %v: got %v, want %v", tt.args, tt.cfg, cmd.QuietErrors, tt.quiet)
+		if cmd.QuietErrors != tt.quiet || cmd.NoError != tt.noError || cmd.Warnings != tt.warnings {
+			t.Errorf("Parse(%q), Config.QuietErrors %v, Config.Warnings %v: QuietErrors %v, NoError %v, Warnings %v; want %v, %v, %v",
+				tt.args, tt.cfgQuiet, tt.warn, cmd.QuietErrors, cmd.NoError, cmd.Warnings, tt.quiet, tt.noError, tt.warnings)
 		}
 	}
 	// Like -warn it is always true and does not turn off the -print.
@@ -157,7 +174,7 @@ func TestLimitExact(t *testing.T) {
 	root := wideTree(t, 1000)
 	for _, n := range []int{1, 2, 3, 4, 5, 17, 500, 999, 1000} {
 		for range 5 {
-			out, states := walkCommand(t, []string{root, "-type", "f", "-limit", fmt.Sprint(n)}, Config{}, 4)
+			out, states := walkCommand(t, []string{root, "-type", "f", "-limit", fmt.Sprint(n), "-print"}, Config{}, 4)
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 			seen := map[string]bool{}
 			for _, l := range lines {
@@ -190,12 +207,12 @@ func TestLimitCountsMatches(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 100 {
 		t.Errorf("-print -false -limit 3: %d lines, want 100", n)
 	}
-	out, _ = walkCommand(t, []string{root, "-type", "f", "-limit", "1000"}, Config{}, 4)
+	out, _ = walkCommand(t, []string{root, "-type", "f", "-print", "-limit", "1000"}, Config{}, 4)
 	if n := strings.Count(out, "\n"); n != 100 {
 		t.Errorf("-limit 1000 on 100 files: %d lines, want 100", n)
 	}
 	// Serially, the first N in walk order.
-	out, _ = walkCommand(t, []string{root, "-limit", "3"}, Config{}, 1)
+	out, _ = walkCommand(t, []string{root, "-limit", "3", "-print"}, Config{}, 1)
 	if n := strings.Count(out, "\n"); n != 3 || !strings.HasPrefix(out, root+"\n") {
 		t.Errorf("-j1 -limit 3: %q", out)
 	}

@@ -30,7 +30,7 @@ func TestOutputOnly(t *testing.T) {
 		{"-size +0 -exec true ;", false},
 		{"-size +0 -fprint " + file, false},
 		{"-size +0 -fprintf " + file + " %p", false},
-		{"-size +0 -limit 3", false},
+		{"-size +0 -print -limit 3", false},
 	}
 	for _, tt := range tests {
 		cmd, err := Parse(append([]string{"."}, strings.Fields(tt.args)...), Config{})

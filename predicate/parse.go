@@ -58,7 +58,7 @@ type Config struct {
 	// JSON (--json) makes -print (and the implicit -print) print JSON
 	// lines, as -printjson does.
 	JSON bool
-	// QuietErrors (--quiet-errors) is -noerror: permission errors are
+	// QuietErrors (--quiet-errors): permission errors are
 	// not printed.
 	QuietErrors bool
 	// GitIgnore (--gitignore) leaves out, below the starting points,
@@ -210,6 +210,12 @@ func (p *parser) buildList() error {
 	for p.i < len(p.args) {
 		a := p.args[p.i]
 		if !looksLikeExpression(a, false) {
+			if k := len(p.toks); p.warnings && p.toks[k-1].exclude {
+				// bfs's warning: -exclude takes a test, and a path there
+				// excludes nothing (bfs then walks it as a starting
+				// point; GNU's grammar, below, refuses it).
+				p.warnf("-exclude %s: this path will not be excluded.  Use a test like -name or -path within -exclude to exclude matching files.", p.quote(a))
+			}
 			err := &ParseError{Msg: fmt.Sprintf("paths must precede expression: `%s'", a)}
 			// An existing file here is likely a pattern the shell
 			// expanded because it was not quoted. GNU names the
@@ -256,6 +262,13 @@ func (p *parser) buildList() error {
 			// always true: "-maxdepth 0 -o -name x" is true for ".".
 			p.push(&constNode{val: true, args: append([]string{a}, p.args[start:p.i]...)})
 		}
+	}
+	if p.ext.Limit > 0 && !p.prints() {
+		// Refused as bfs refuses it. There -limit is an action, which
+		// turns the implicit -print off, so that the command would print
+		// nothing; gfind's is an option and would keep the -print, but
+		// a command line should mean one thing in both.
+		return p.errorf("with -limit, you must specify an action explicitly; for example, -print -limit %d", p.ext.Limit)
 	}
 	switch {
 	case len(p.toks) == 1:

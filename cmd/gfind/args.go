@@ -31,20 +31,20 @@ type options struct {
 // one (a bare --color is --color=always, as in ls). The man page lists
 // the options in this order, --help lists them by group.
 type cli struct {
-	Threads     int    `short:"j" name:"threads" placeholder:"N" group:"own" help:"use N worker goroutines (default: the number\nof CPUs, and up to 32 while the file system\nmakes them wait). The order of output lines\ndiffers from GNU find's unless N is 1: with\n-j1 gfind prints in exactly GNU find's order." man:"Without -j the walk watches its own calls: while a quarter of the workers' time goes to opens, directory reads and stats that sleep (a cold cache, NFS, FUSE), it doubles its workers and the threads that may wait in calls at once, up to 32, and halves them again once calls are fast, so a warm walk keeps one worker per CPU. With -j N the walk has N workers and lets up to N of them wait in calls at once; with -j1, and with -s, it does not adapt."`
+	Threads     int    `short:"j" name:"threads" placeholder:"N" group:"own" help:"use N worker goroutines (default: the number\nof CPUs, and up to 32 while the file system\nmakes them wait). The order of output lines\ndiffers from GNU find's unless N is 1: with\n-j1 gfind prints in exactly GNU find's order." man:"Without -j the walk watches its own calls: while a quarter of the workers' time goes to opens, directory reads and stats that sleep (a cold cache, NFS, FUSE), it doubles its workers and the threads that may wait in calls at once, up to 32, and halves them again once calls are fast, so a warm walk keeps one worker per CPU. With -j N the walk has N workers and lets up to N of them wait in calls at once; with -j1, and with -s, it does not adapt. N is at least 1: -j0 is refused, as in bfs."`
 	Sort        bool   `short:"s" name:"sort" group:"own" help:"visit each directory's entries in name order\n(bytewise), depth first" man:"The output is then sorted and the same on every run; directories are still read in parallel. When the expression only prints to standard output (-print, -print0, -printf, -printjson, with any tests), each worker walks subtrees of its own, and the output of those that are not next is held in memory (up to 2 MiB per subtree waiting its turn) and written in order; messages about files on standard error may then come in another order than the output's."`
 	Color       string `name:"color" placeholder:"WHEN" enum:"auto,always,never" default:"never" bare:"always" group:"own" help:"color names as ls does, from LS_COLORS; WHEN is\nnever (the default, as GNU find), auto (on a\nterminal) or always; a bare --color is always" man:"A non-empty NO_COLOR in the environment turns auto off; always, and -color, still color."`
 	DryRun      bool   `name:"dry-run" group:"own" help:"make -delete print what it would unlink" man:"It unlinks nothing."`
 	JSON        bool   `name:"json" group:"own" help:"print JSON lines (as -printjson) instead of names" man:"Each match is one JSON object on a line, wherever the expression would print its name (including the implicit -print)."`
-	QuietErrors bool   `name:"quiet-errors" group:"own" help:"do not report permission errors, but still\nexit 1 for them (-noerror exits 0)" man:"It is the stricter variant of -noerror, which gfind had before it took bfs's meaning."`
+	QuietErrors bool   `name:"quiet-errors" group:"own" help:"do not report permission errors, but still\nexit 1 for them" man:"It is the strictest of the three: --ignore-errors also exits 0 for them, and -noerror ignores every error met on a file."`
 	// IgnoreErrors is --quiet-errors that also keeps permission errors
-	// out of the exit status: what bfs's -noerror does.
-	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them (as\n-noerror)" man:"Only the permission errors it hides are kept out of the exit status; other errors still make it 1."`
+	// out of the exit status: what bfs's -noerror does to every error.
+	IgnoreErrors bool `name:"ignore-errors" group:"own" help:"as --quiet-errors, and exit 0 despite them" man:"Only the permission errors it hides are kept out of the exit status; other errors are still reported and make it 1 (-noerror ignores them all)."`
 	// GitIgnore is -exclude of -gitignored and .git below the starting
 	// points (predicate.Config.GitIgnore).
 	GitIgnore bool `name:"gitignore" group:"own" help:"leave out .git and what git ignores below\nthe starting points (as -exclude -gitignored)" man:"Inside a git work tree, the files its .gitignore files, .git/info/exclude and core.excludesFile ignore are neither visited nor descended into, nor are the .git directories; outside a work tree nothing is left out. See -gitignored."`
 	Stats     bool `name:"stats" group:"own" help:"print a one-line summary on standard error" man:"At the end of the walk: \"gfind: stats:\" and the numbers of directories, files, matches, stat calls and errors, and the time taken."`
-	Progress  bool `name:"progress" group:"own" help:"show a live status line on standard error when\nit is a terminal (as -status)" man:"The line shows the entries seen, the directories among them, the matches, the rate per second, the time since the start and a directory being walked (escaped as -print escapes names on a terminal, and cut from the left to the terminal's width). It is redrawn at most ten times a second, to the width the terminal has then (SIGWINCH), and erased before any other message and -ok prompt, while a -exec command runs, before names printed to a terminal, and at the end of the walk. When standard error is not a terminal nothing is written."`
+	Progress  bool `name:"progress" group:"own" help:"show a live status line on standard error when\nit is a terminal (as -status)" man:"The line shows the entries seen, the directories among them, the matches, the rate per second, the time since the start and a directory being walked (escaped as -print escapes names on a terminal, and cut from the left to the terminal's width). It is redrawn at most ten times a second, to the width the terminal has then (asked before each draw, so also after a -exec command that resized it), and erased before any other message and -ok prompt, while a -exec command runs, before names printed to a terminal, and at the end of the walk. When standard error is not a terminal nothing is written."`
 	// NoPreserveRoot allows "gfind / -delete" (predicate.checkPreserveRoot).
 	NoPreserveRoot bool `name:"no-preserve-root" group:"own" help:"allow a -delete that no test guards on /" man:"See SAFETY."`
 	Help           bool `name:"help" group:"common" help:"display this help and exit"`
@@ -83,6 +83,7 @@ func splitArgs(argv []string, quote func(string) string, warn func(string)) (*op
 	o := &options{optLevel: 2}
 	var k *kong.Kong // built at the first word that may be an own option
 	var own []string
+	threads := false // -j or --threads was given
 	i := 0
 loop:
 	for ; i < len(argv); i++ {
@@ -137,6 +138,7 @@ loop:
 				a += "=" + v
 			}
 			own = append(own, a)
+			threads = threads || f.Name == "threads"
 			if takesNext && i+1 < len(argv) {
 				i++
 				own = append(own, argv[i])
@@ -147,8 +149,13 @@ loop:
 		if _, err := k.Parse(own); err != nil {
 			return nil, nil, &usageError{msg: err.Error(), hint: true}
 		}
-		if o.cli.Threads < 0 {
+		switch {
+		case o.cli.Threads < 0:
 			return nil, nil, &usageError{msg: fmt.Sprintf("invalid number of threads %d", o.cli.Threads), hint: true}
+		case o.cli.Threads == 0 && threads:
+			// As bfs says of -j0: a walk needs a worker. Only an absent
+			// -j means the default.
+			return nil, nil, &usageError{msg: "0 is not enough threads", hint: true}
 		}
 	}
 	return o, argv[i:], nil

@@ -3,9 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/gfind/gfind/internal/testtool"
+	"github.com/gfind/gfind/predicate"
 )
 
 // TestTypoHintTerminal runs GNU find and gfind, both called "gfind", on
@@ -33,7 +35,8 @@ func TestTypoHintTerminal(t *testing.T) {
 		{"-nmae", "did you mean `-name'?"},
 		{". --nmae", "did you mean `-name'?"},
 		{". -name x -o -tpye f", "did you mean `-type'?"},
-		{". -bmin 1", "did you mean `-amin', `-cmin' or `-mmin'?"},
+		{". -bmin 1", "did you mean `-cmin' or `-mmin'?"},
+		{". -nsmr x", "did you mean `-name'?"},
 		{". -j4", "`-j4' is a gfind option: it goes before the starting points"},
 		{". -j 4", "`-j' is a gfind option: it goes before the starting points"},
 		{". --color=always", "`--color=always' is a gfind option: it goes before the starting points"},
@@ -80,5 +83,88 @@ func TestTypoHintTerminal(t *testing.T) {
 					wantCode, wantErr, want, code, gotErr, got)
 			}
 		})
+	}
+}
+
+// bfsTypos are typos of names bfs and gfind share, each one or more keys
+// off (bfs weighs a typo by the keyboard: typo.c), a letter missing or
+// extra, or a transposition bfs also gets right. gfind must suggest what
+// bfs 4.1 suggests.
+var bfsTypos = []string{
+	// Every wrong key next to the right one.
+	"-nsmr", "-rupe", "-tyoe", "-typr", "-namw", "-bame", "-mame", "-prinr", "-oruint",
+	"-prijt", "-delere", "-exwc", "-exex", "-mzxdepth", "-maxdepyh", "-mindeprh", "-inamr",
+	"-pqth", "-lnamr", "-regez", "-emptu", "-sizw", "-perk", "-newet", "-uswr", "-grouo",
+	"-mtimr", "-amim", "-xtypr", "-printg", "-fprimt", "-quir", "-prunw", "-follpw", "-depyh",
+	"-execdur", "-wholenane", "-samefike", "-readablw", "-writabke", "-executabke", "-inim",
+	"-linka", "-ipatj", "-iregez", "-regextupe", "-printo", "-nouaer", "-nogrouo", "-falsr",
+	"-trie", "-dayatart", "-ignore_readdir_racr", "-xdeb", "-okdie", "-fstyoe",
+	// bfs's extras.
+	"-hiddem", "-uniqie", "-statis", "-limir", "-noerrot", "-exclkde", "-nohiddem", "-xattt",
+	// Letters missing, extra or swapped.
+	"-nmae", "-nam", "-printff", "-exce", "-delte", "-maxdpeth", "-nto", "-dept", "-emtpy",
+	"-noleaf2", "-mount2", "-ls2", "-colr", "--versoin",
+}
+
+// bfsTypoDifferences are the words for which gfind suggests another
+// name than bfs, on purpose, with what each says ("" for no hint).
+var bfsTypoDifferences = []struct{ word, bfs, gfind string }{
+	// A transposition is one slip for gfind; bfs counts two wrong keys,
+	// and finds a nearer name with two keys less far off.
+	{"-tpye", "-true", "-type"},
+	{"-prnit", "-limit", "-print"},
+	// Dashes are not letters typed wrong: bfs weighs them as keys.
+	{"--name", "-lname", "-name"},
+	// bfs suggests a name for any word; gfind only for one close enough,
+	// and not for a word of one or two letters.
+	{"-ld", "-ls", ""},
+	{"-foo", "-ok", ""},
+	{"-hello", "-help", ""},
+	{"-xyzzy", "-size", ""},
+}
+
+// bfsMeantRe is bfs's hint, in its message about an unknown argument.
+var bfsMeantRe = regexp.MustCompile(`did you mean (\S+)\?`)
+
+// TestTypoHintAgainstBFS asks bfs 4.1 what it suggests for each of
+// bfsTypos and compares gfind's hint (the one shown on a terminal, after
+// the starting points) with it; bfsTypoDifferences are checked to stay
+// what they are on both sides.
+func TestTypoHintAgainstBFS(t *testing.T) {
+	if gnuMode() {
+		t.Skip("gfind's typo hints")
+	}
+	bfs := testtool.BFS4(t)
+	dir := t.TempDir()
+	flags := ownFlags()
+	cands := hintCandidates(predicate.Primaries(), flags)
+	bfsMeant := func(word string) string {
+		t.Helper()
+		r := runFind(t, dir, false, bfs, "bfs", []string{".", word})
+		m := bfsMeantRe.FindStringSubmatch(r.stderr)
+		if r.code != 1 || m == nil {
+			t.Fatalf("bfs . %s: exit status %d, stderr %q: no hint", word, r.code, r.stderr)
+		}
+		return m[1]
+	}
+	hint := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		return "did you mean `" + name + "'?"
+	}
+	for _, word := range bfsTypos {
+		want := hint(bfsMeant(word))
+		if got := typoHint(word, false, flags, cands); got != want {
+			t.Errorf("%s: gfind %q, bfs %q", word, got, want)
+		}
+	}
+	for _, c := range bfsTypoDifferences {
+		if b := bfsMeant(c.word); b != c.bfs {
+			t.Errorf("%s: bfs suggests %s, this test expects %s of bfs 4.1", c.word, b, c.bfs)
+		}
+		if got, want := typoHint(c.word, false, flags, cands), hint(c.gfind); got != want {
+			t.Errorf("%s: gfind %q, want %q (bfs: %s)", c.word, got, want, c.bfs)
+		}
 	}
 }

@@ -122,11 +122,14 @@ func typoHint(word string, leading bool, flags []*kong.Flag, cands []candidate) 
 }
 
 // nearest returns the candidates nearest to word (up to a '='), in
-// their order: by editDistance of the names without their dashes and
-// case, ties broken by the same number of dashes ("--colr" is nearer
-// --color than -color). Only those within a third of the longer name's
-// length count, so that a word of one or two letters only gets a name
-// differing in dashes or case, and nonsense gets none.
+// their order: by keyDistance of the names without their dashes and
+// case, as bfs weighs a typo by where the keys are, ties broken by the
+// same number of dashes ("--colr" is nearer --color than -color). Only
+// close candidates count, so that nonsense gets none: within a third of
+// the longer name's length in edits (editDistance), or within as many
+// missing letters' worth of keyboard distance ("-nsmr", every key one to
+// the side, is still -name). A word of one or two letters only gets a
+// name differing in dashes or case.
 func nearest(word string, cands []candidate) []candidate {
 	name, _, _ := strings.Cut(word, "=")
 	core := strings.TrimLeft(name, "-")
@@ -139,13 +142,8 @@ func nearest(word string, cands []candidate) []candidate {
 	var best []candidate
 	bestD, bestMismatch := 0, false
 	for _, c := range cands {
-		m := utf8.RuneCountInString(c.core)
-		allowed := max(n, m) / 3
-		if abs(n-m) > allowed {
-			continue // the distance is at least the difference in length
-		}
-		d := editDistance(core, c.core)
-		if d > allowed {
+		d, ok := typoDistance(core, n, c.core)
+		if !ok {
 			continue
 		}
 		mismatch := c.dashes != dashes
@@ -161,6 +159,100 @@ func nearest(word string, cands []candidate) []candidate {
 		bestD, bestMismatch = d, mismatch
 	}
 	return best
+}
+
+// typoDistance returns keyDistance(core, cand), core's length in runes
+// being n, and whether cand is close enough to be suggested (see
+// nearest).
+func typoDistance(core string, n int, cand string) (int, bool) {
+	m := utf8.RuneCountInString(cand)
+	allowed := max(n, m) / 3
+	if abs(n-m) > allowed {
+		return 0, false // both distances are at least the difference in length
+	}
+	d := keyDistance(core, cand)
+	return d, d <= allowed*keyIndel || editDistance(core, cand) <= allowed
+}
+
+// keyPos is where a key is on a US QWERTY keyboard: column x (keys are 3
+// apart, each row shifted right as on the keyboard), row y (3 apart) and
+// shift (1 for the character typed with shift).
+type keyPos struct {
+	x, y, shift int8
+	ok          bool
+}
+
+// keys maps the ASCII characters typed on the keyboard to their keys.
+var keys = func() (k [128]keyPos) {
+	for _, r := range []struct {
+		x0, y          int8
+		plain, shifted string
+	}{
+		{0, 0, "`1234567890-=", "~!@#$%^&*()_+"},
+		{4, 3, "qwertyuiop[]\\", "QWERTYUIOP{}|"},
+		{5, 6, "asdfghjkl;'", `ASDFGHJKL:"`},
+		{6, 9, "zxcvbnm,./", "ZXCVBNM<>?"},
+	} {
+		for i := range len(r.plain) {
+			x := r.x0 + 3*int8(i)
+			k[r.plain[i]] = keyPos{x: x, y: r.y, ok: true}
+			k[r.shifted[i]] = keyPos{x: x, y: r.y, shift: 1, ok: true}
+		}
+	}
+	k[' '] = keyPos{x: 18, y: 12, ok: true}
+	return k
+}()
+
+const (
+	// keyIndel is what a missing or extra character costs, as in bfs 4:
+	// a key four to the side of the right one, so that a neighbouring
+	// key (3) is a smaller slip than a missing letter and one further
+	// off a bigger one.
+	keyIndel = 12
+	// keyTransposition is what two adjacent characters typed in the
+	// wrong order cost: one slip, cheaper than a missing letter. bfs
+	// counts it as two keys typed wrong, and so takes "-tpye" for -true
+	// (-t_u_e) and "-prnit" for -limit.
+	keyTransposition = keyIndel / 2
+)
+
+// keyCost is what typing a for b costs: the distance between their keys
+// (columns, rows and shift), or keyIndel for a character not on the
+// keyboard.
+func keyCost(a, b rune) int {
+	if a == b {
+		return 0
+	}
+	if a >= 128 || b >= 128 || !keys[a].ok || !keys[b].ok {
+		return keyIndel
+	}
+	ka, kb := keys[a], keys[b]
+	return abs(int(ka.x-kb.x)) + abs(int(ka.y-kb.y)) + abs(int(ka.shift-kb.shift))
+}
+
+// keyDistance is editDistance weighted by the keyboard, by runes: a
+// substitution costs keyCost, an insertion or deletion keyIndel, a
+// transposition of two adjacent runes keyTransposition. It is what bfs
+// measures typos with (typo.c), with the transposition added.
+func keyDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	prev2 := make([]int, len(t)+1)
+	prev := make([]int, len(t)+1)
+	cur := make([]int, len(t)+1)
+	for j := range prev {
+		prev[j] = j * keyIndel
+	}
+	for i := 1; i <= len(s); i++ {
+		cur[0] = i * keyIndel
+		for j := 1; j <= len(t); j++ {
+			cur[j] = min(prev[j]+keyIndel, cur[j-1]+keyIndel, prev[j-1]+keyCost(s[i-1], t[j-1]))
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+keyTransposition)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(t)]
 }
 
 // printable reports whether s may be echoed in a hint: a value with

@@ -68,6 +68,65 @@ func FuzzEditDistance(f *testing.F) {
 	})
 }
 
+var keyDistanceCases = []struct {
+	a, b string
+	want int
+}{
+	{"", "", 0},
+	{"name", "name", 0},
+	{"", "name", 4 * keyIndel},
+	{"nsme", "name", 3},                // s is next to a
+	{"nsmr", "name", 6},                // and r to e
+	{"nbme", "name", 13 + 3},           // b is 13 columns right of a and a row down
+	{"nmae", "name", keyTransposition}, // a transposition is one slip
+	{"nam", "name", keyIndel},          // a missing letter
+	{"namee", "name", keyIndel},        // an extra one
+	{"qm", "mq", keyTransposition},     // whatever the keys
+	{"q", "m", keyIndel * 2},           // 20 columns and 2 rows apart: cheaper to delete and insert
+	{"-", "_", 1},                      // shift
+	{"1", "!", 1},                      // shift
+	{"é", "e", keyIndel},               // off the keyboard, by runes
+	{"\xff", "a", keyIndel},
+	{"é", "ü", keyIndel},
+	{"delte", "delete", keyIndel},
+	{"delte", "depth", 5 + 13}, // l-p and e-h: bfs takes -delete too
+	{"tpye", "true", 18 + 3},   // p-r and y-u
+	{"tpye", "type", keyTransposition},
+}
+
+func TestKeyDistance(t *testing.T) {
+	for _, c := range keyDistanceCases {
+		if got := keyDistance(c.a, c.b); got != c.want {
+			t.Errorf("keyDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := keyDistance(c.b, c.a); got != c.want {
+			t.Errorf("keyDistance(%q, %q) = %d, want %d (symmetry)", c.b, c.a, got, c.want)
+		}
+	}
+}
+
+// FuzzKeyDistance checks what holds of any two strings: no panic,
+// symmetry, zero exactly for the same runes, the bounds of keyIndel per
+// rune of difference in length and per rune of the longer string.
+func FuzzKeyDistance(f *testing.F) {
+	for _, c := range keyDistanceCases {
+		f.Add(c.a, c.b)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		d := keyDistance(a, b)
+		if e := keyDistance(b, a); e != d {
+			t.Fatalf("keyDistance(%q, %q) = %d but %d the other way", a, b, d, e)
+		}
+		ra, rb := []rune(a), []rune(b)
+		if (d == 0) != slices.Equal(ra, rb) {
+			t.Fatalf("keyDistance(%q, %q) = %d", a, b, d)
+		}
+		if hi := keyIndel * (len(ra) + len(rb)); d > hi {
+			t.Fatalf("keyDistance(%q, %q) = %d, above %d", a, b, d, hi)
+		}
+	})
+}
+
 const beforeRoots = " (before the starting points)"
 
 // typoHintCases: word is the unknown predicate, leading that it came
@@ -97,8 +156,20 @@ var typoHintCases = []struct {
 	{"-nto", false, "did you mean `-not'?"},
 	{"-colr", false, "did you mean `-color'?"}, // the primary: one dash
 	{"--versoin", false, "did you mean `--version'?"},
-	{"-bmin", false, "did you mean `-amin', `-cmin' or `-mmin'?"},
-	// Nonsense, and words too short to guess from.
+	{"-bmin", false, "did you mean `-cmin' or `-mmin'?"}, // b is two keys from c and from m, further from a
+	// Keys next to the right ones (bfs's keyboard distance): every
+	// key one to the side is still the name.
+	{"-nsmr", false, "did you mean `-name'?"},
+	{"-rupe", false, "did you mean `-type'?"},
+	{"-ttpr", false, "did you mean `-type'?"},
+	{"-delere", false, "did you mean `-delete'?"},
+	{"-mzxdepth", false, "did you mean `-maxdepth'?"},
+	{"-delte", false, "did you mean `-delete'?"}, // one missing letter, not -depth's two wrong keys
+	{"-tpye", false, "did you mean `-type'?"},    // a transposition, not -true's two wrong keys (bfs: -true)
+	{"-prnit", false, "did you mean `-print'?"},  // likewise (bfs: -limit)
+	{"-ld", false, ""},                           // too short to guess from (bfs: -ls)
+	// Nonsense, and words too short to guess from (bfs suggests its
+	// nearest name for any word).
 	{"-foo", false, ""},
 	{"-foobar", false, ""},
 	{"-hello", false, ""},
@@ -170,8 +241,9 @@ func FuzzTypoHint(f *testing.F) {
 			if !slices.Contains(cands, c) {
 				t.Fatalf("nearest(%q) has %+v", word, c)
 			}
-			if d, n := editDistance(core, c.core), max(utf8.RuneCountInString(core), utf8.RuneCountInString(c.core)); d > n/3 {
-				t.Fatalf("nearest(%q) has %s, at %d of %d runes", word, c.name, d, n)
+			n := max(utf8.RuneCountInString(core), utf8.RuneCountInString(c.core))
+			if d, k := editDistance(core, c.core), keyDistance(core, c.core); d > n/3 && k > n/3*keyIndel {
+				t.Fatalf("nearest(%q) has %s, at %d edits and %d on the keyboard, of %d runes", word, c.name, d, k, n)
 			}
 		}
 	})

@@ -91,9 +91,10 @@ func run(args []string) int {
 	if cmd.Status && stats == nil {
 		stats = startStats(false, true)
 	}
-	diag.SetQuietErrors(cmd.QuietErrors)                            // -noerror, --quiet-errors
-	diag.SetPermErrorsOK(opts.cli.IgnoreErrors || cmd.IgnoreErrors) // --ignore-errors, -noerror
-	diag.SetJSON(opts.cli.JSON)                                     // --json: diagnostics about files as JSON records
+	diag.SetQuietErrors(cmd.QuietErrors)        // --quiet-errors, --ignore-errors
+	diag.SetPermErrorsOK(opts.cli.IgnoreErrors) // --ignore-errors
+	diag.SetNoError(cmd.NoError)                // -noerror: no error about a file counts
+	diag.SetJSON(opts.cli.JSON)                 // --json: diagnostics about files as JSON records
 
 	workers := opts.cli.Threads
 	if workers <= 0 {
@@ -203,6 +204,10 @@ func run(args []string) int {
 	sink.Close()
 	if err != nil {
 		diag.Errorf("%s", err)
+	}
+	if n := diag.Suppressed(); n > 0 && cmd.Warnings {
+		// bfs's warning, in its words: the errors are hidden, not gone.
+		diag.Warnf("Suppressed errors: %d", n)
 	}
 	stats.writeReport(diag, states)
 	if diag.Failed() {

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -28,7 +25,13 @@ import (
 // Whether standard error is a terminal is what TIOCGWINSZ says, which
 // also gives the width: nothing decides on whether gfind is in the
 // terminal's foreground process group (a job run in the background
-// shows its line, as bfs's does), and SIGWINCH reads the width again.
+// shows its line, as bfs's does). The width is asked again before every
+// draw rather than on SIGWINCH, which the terminal sends only to its
+// foreground process group: a -exec or -ok child with job control (an
+// interactive shell) takes the terminal for a group of its own while it
+// runs, and a resize then would leave gfind drawing for the old width,
+// a line that wraps and that erasing leaves half behind. Ten ioctls a
+// second cost nothing.
 //
 // A broken pipe on standard output (gfind -status | head) would kill
 // gfind inside the runtime's write with the line left; under the status
@@ -59,25 +62,18 @@ func startStatus(st *runStats, diag *output.Diag) *statusLine {
 	}
 	s := &statusLine{st: st, diag: diag, style: diag.Style(), quit: make(chan struct{}), done: make(chan struct{})}
 	diag.StartStatus()
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
 	go func() {
 		defer close(s.done)
-		defer signal.Stop(winch)
 		tick := time.NewTicker(statusInterval)
 		defer tick.Stop()
 		for {
 			select {
 			case <-s.quit:
 				return
-			case <-winch:
-				// The next tick draws for the new width: a storm of
-				// resizes does not draw more than ten times a second.
-				if w, ok := termWidth(2); ok {
-					width = w
-				}
-				continue
 			case <-tick.C:
+			}
+			if w, ok := termWidth(2); ok {
+				width = w
 			}
 			smp := st.sample()
 			elapsed := time.Since(st.start)

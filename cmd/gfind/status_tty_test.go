@@ -406,3 +406,98 @@ func pipeFull(r *os.File) bool {
 	n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ) // FIONREAD
 	return err == nil && n >= 60<<10
 }
+
+// TestStatusTmuxExecResize checks, in tmux, that the line follows a
+// width that changed while a -exec child ran: the child itself makes the
+// window narrower (tmux resize-window, as a user's command may; stty
+// cols; or tmux from an interactive shell, which has the terminal for a
+// process group of its own, so that gfind gets no SIGWINCH), and once it
+// is done the line is redrawn within the new width, on a row of its own,
+// and erased at the end. -j1 walks the starting points in turn: a
+// long-named directory, held up with the line shown at 100 columns; the
+// file the child runs for; another long-named directory, held up again
+// until the line is seen at the new width.
+func TestStatusTmuxExecResize(t *testing.T) {
+	for _, how := range []string{"tmux", "stty", "job control"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			testStatusExecResize(t, how)
+		})
+	}
+}
+
+func testStatusExecResize(t *testing.T, how string) {
+	root := t.TempDir()
+	dirs := []string{
+		filepath.Join(root, "a-first-directory-whose-name-is-long-enough-to-be-cut"),
+		filepath.Join(root, "then-a-second-one-whose-name-is-long-enough-to-be-cut"),
+	}
+	for _, d := range dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3000 {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "resize-here"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const narrow = 60
+	out := outFIFO(t, root, "out")
+	resized := filepath.Join(root, "resized")
+	var resize string
+	switch how {
+	case "tmux":
+		// The server of the window, which tmux finds in $TMUX.
+		resize = fmt.Sprintf("%s resize-window -x %d", testtool.Need(t, "tmux", "tmux"), narrow)
+	case "stty":
+		resize = fmt.Sprintf("stty cols %d <&2", narrow) // the terminal is stderr: stdin is gfind's
+	case "job control":
+		// An interactive shell takes the terminal for a process group
+		// of its own (and its commands for theirs): the terminal's
+		// SIGWINCH goes there, not to gfind.
+		resize = fmt.Sprintf(`%s -ic "%s resize-window -x %d"`, testtool.Need(t, "bash", "bash"), testtool.Need(t, "tmux", "tmux"), narrow)
+	}
+	tm := newTmux(t, 100, fmt.Sprintf(
+		"cd %s && %s -j1 %s resize-here %s -status -name resize-here -exec sh -c '%s && touch resized' ';' -o -printf '%%-200p\\n' >out; echo DONE $?; sleep 600",
+		root, gfindLine(t), dirs[0], dirs[1], resize))
+
+	tm.poll("status line at 100 columns", func(p string) bool {
+		l := statusRe.FindString(p)
+		return l != "" && strings.Contains(p, l+" ...") && len(rows(p)) == 1
+	})
+	// Read the output until the child has run; then stop, so that the
+	// walk is held up in the second directory with the line shown.
+	readDone := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 4<<10)
+		for {
+			if _, err := os.Stat(resized); err == nil {
+				readDone <- nil
+				return
+			}
+			if _, err := out.Read(buf); err != nil {
+				readDone <- err
+				return
+			}
+		}
+	}()
+	if err := <-readDone; err != nil {
+		t.Fatalf("output ended (%v) before the child resized the terminal", err)
+	}
+	tm.width = narrow // pane checks every status line against it
+	p := tm.poll(fmt.Sprintf("status line in the second directory at %d columns", narrow), func(p string) bool {
+		return entries(p) > 3000 // a count of the second directory
+	})
+	if r := rows(p); len(r) != 1 || !statusRe.MatchString(r[0]) || len([]rune(r[0])) > narrow-1 {
+		t.Errorf("after the resize the terminal shows %q, want one status line of at most %d columns", r, narrow-1)
+	}
+	go io.Copy(io.Discard, out)
+	end := tm.poll("DONE", func(p string) bool { return strings.Contains(p, "DONE") })
+	if r := rows(end); !slices.Equal(r, []string{"DONE 0"}) {
+		t.Errorf("the terminal shows %q at the end, want only DONE 0", r)
+	}
+}

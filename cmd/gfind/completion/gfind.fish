@@ -180,7 +180,7 @@ complete -c gfind -o quit -d 'Stop at once'
 # gfind extras.
 complete -c gfind -o color -d 'Color names from LS_COLORS'
 complete -c gfind -o nocolor -d 'Do not color names'
-complete -c gfind -o noerror -d 'Do not report permission errors, exit 0 despite them'
+complete -c gfind -o noerror -d 'Ignore every error met on a file, exit 0 despite them'
 complete -c gfind -o unique -d 'Skip a file met before (device and inode)'
 complete -c gfind -o nohidden -d 'Leave out hidden files and what is below them'
 complete -c gfind -o status -d 'Show a live status line on a terminal'
