@@ -1,7 +1,6 @@
 package predicate
 
 import (
-	"errors"
 	"os"
 
 	"github.com/gfind/gfind/internal/lscolors"
@@ -25,23 +24,19 @@ func parseColor(p *parser, op string) error {
 	return nil
 }
 
-// lookupLSColors reads LS_COLORS; tests replace it.
-var lookupLSColors = func() string { return os.Getenv("LS_COLORS") }
+// lookupEnv reads the environment; tests replace it.
+var lookupEnv = os.Getenv
 
 // applyColor turns the -print and -ls actions into colored ones when
-// colors are on (Config.Color, or -color). An LS_COLORS that GNU ls
-// would refuse is reported as ls reports it, and nothing is colored.
+// colors are on (Config.Color, or -color). An LS_COLORS that bfs could
+// not parse is reported as GNU ls reports it, and nothing is colored.
 func (p *parser) applyColor() {
 	if !p.cfg.Color || p.cfg.JSON {
 		// --json's lines are for programs: never colored.
 		return
 	}
-	cz, err := newColorizer(lookupLSColors())
+	cz, err := newColorizer(lookupEnv("LS_COLORS"), lookupEnv("LSCOLORS"))
 	if err != nil {
-		var le *lscolors.Error
-		if errors.As(err, &le) && le.Prefix != "" {
-			p.cfg.Warn("unrecognized prefix: " + p.quote(le.Prefix))
-		}
 		p.cfg.Warn(err.Error())
 		return
 	}
@@ -83,29 +78,36 @@ func (n *colorPrintNode) Facts() Facts {
 
 func (n *colorPrintNode) Args() []string { return []string{n.op} }
 
-// colorizer picks the color of a file. What it may have to ask the file
-// system is decided once, from which keys are colored: a regular file
-// costs a stat only when su, sg, ex or mh is colored, a directory only
-// when tw, ow or st is, a symbolic link only when or is colored or ln is
-// "target", and a file with capabilities a getxattr only when ca is.
-// Otherwise the type from the directory entry and the name decide.
+// colorizer picks the color of a file as bfs 4.1 does (file_color in
+// src/color.c). What it may have to ask the file system is decided
+// once, from which keys are set: a regular file costs a stat only when
+// su, sg, ex or mh is set, a directory only when tw, ow or st is, a
+// symbolic link a faccessat only when or is set, and a regular file a
+// getxattr only when ca is. Otherwise the type from the directory entry
+// and the name decide.
 type colorizer struct {
 	c     *lscolors.Colors
 	dir   []byte // the color of leading directories
 	reset []byte
 
-	regStat, dirStat, linkStat, capCheck, linkTarget bool
+	regStat, dirStat, linkCheck, capCheck, linkTarget bool
 }
 
-func newColorizer(lsColors string) (*colorizer, error) {
+// newColorizer makes the colors from LS_COLORS, or from BSD's LSCOLORS
+// when LS_COLORS is unset or empty, or else the built-in ones, as bfs
+// 4.1 picks them.
+func newColorizer(lsColors, bsdColors string) (*colorizer, error) {
 	var c *lscolors.Colors
-	if lsColors == "" {
-		c = lscolors.Default()
-	} else {
+	switch {
+	case lsColors != "":
 		var err error
 		if c, err = lscolors.Parse(lsColors); err != nil {
 			return nil, err
 		}
+	case bsdColors != "":
+		c = lscolors.ParseBSD(bsdColors)
+	default:
+		c = lscolors.Default()
 	}
 	return &colorizer{
 		c:          c,
@@ -113,17 +115,24 @@ func newColorizer(lsColors string) (*colorizer, error) {
 		reset:      c.Reset(),
 		regStat:    c.Colored(lscolors.IndSetuid) || c.Colored(lscolors.IndSetgid) || c.Colored(lscolors.IndExec) || c.Colored(lscolors.IndMultiHardLink),
 		dirStat:    c.Colored(lscolors.IndStickyOtherWritable) || c.Colored(lscolors.IndOtherWritable) || c.Colored(lscolors.IndSticky),
-		linkStat:   c.Colored(lscolors.IndOrphan) || c.LinkAsTarget(),
+		linkCheck:  c.Colored(lscolors.IndOrphan),
 		capCheck:   c.Colored(lscolors.IndCap),
 		linkTarget: c.LinkAsTarget(),
 	}, nil
 }
 
 // nameColor returns the color of e's name: by the status the tests see
-// (the target under -L), or by the link itself; nil for none.
+// (the target under -L, or with ln=target), or by the link itself; nil
+// for none.
 func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
 	follow := s.follows(e)
 	t := e.Type
+	if t == walker.TypeSymlink && !follow && z.linkTarget {
+		// ln=target: as the file it points to, when there is one.
+		if st, err := e.Stat(); err == nil {
+			return z.colorOf(e, e.Name(), walker.TypeOf(st.Mode), st, true)
+		}
+	}
 	var st *unix.Stat_t
 	if t == walker.TypeUnknown {
 		if st = z.status(e, follow); st == nil {
@@ -132,33 +141,26 @@ func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
 		t = walker.TypeOf(st.Mode)
 	}
 	if t == walker.TypeSymlink {
-		if follow {
-			// Under -L a link still typed as a link could not be
-			// followed: it dangles (or loops).
-			if z.linkStat {
-				return z.c.Color(lscolors.IndOrphan)
-			}
-			return z.c.Color(lscolors.IndLink)
-		}
-		if !z.linkStat {
-			return z.c.Color(lscolors.IndLink)
-		}
-		target, err := e.Stat()
-		if err != nil {
+		// Under -L a link still typed as a link could not be followed:
+		// it dangles (or loops), and bfs does not ask again.
+		if z.linkCheck && (follow || !linkResolves(e)) {
 			return z.c.Color(lscolors.IndOrphan)
 		}
-		if !z.linkTarget {
-			return z.c.Color(lscolors.IndLink)
-		}
-		// ln=target: as the file it points to, under its own name.
-		return z.colorOf(e, e.Name(), walker.TypeOf(target.Mode), target, true)
+		return z.c.Color(lscolors.IndLink)
 	}
 	return z.colorOf(e, e.Name(), t, st, follow)
 }
 
+// linkResolves reports whether the symbolic link e leads to a file: the
+// status of its target can be had.
+func linkResolves(e *walker.Entry) bool {
+	_, err := e.Stat()
+	return err == nil
+}
+
 // colorOf is the color of the file e of type t, whose suffix is looked
 // for in name. st is its status if already known; it is asked only when
-// the colored keys need it.
+// the set keys need it.
 func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *unix.Stat_t, follow bool) []byte {
 	c := z.c
 	switch t {
@@ -212,9 +214,8 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 	case walker.TypeChar:
 		return c.Color(lscolors.IndChar)
 	}
-	return c.Color(lscolors.IndNormal)
+	return nil
 }
-
 // status returns the status coloring looks at, or nil when it cannot be
 // had; no error is reported: -print never stats in GNU find, so a
 // colored -print does not complain either.
