@@ -216,6 +216,7 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 	}
 	return nil
 }
+
 // status returns the status coloring looks at, or nil when it cannot be
 // had; no error is reported: -print never stats in GNU find, so a
 // colored -print does not complain either.

@@ -11,13 +11,13 @@ import (
 // the reset, or the failure. Expectations were checked with
 // `LS_COLORS=... bfs -color` (bfs 4.1.4); the escapes are GNU ls's too.
 var lsColorCases = []struct {
-	name   string
-	value  string
-	ind    Indicator // checked when want is set and file is empty
-	file   string    // a name to look up by suffix instead
-	want   string
-	reset  string // checked when set
-	fail   bool
+	name  string
+	value string
+	ind   Indicator // checked when want is set and file is empty
+	file  string    // a name to look up by suffix instead
+	want  string
+	reset string // checked when set
+	fail  bool
 }{
 	{name: "builtin dir", value: "", ind: IndDir, want: "\033[01;34m"},
 	{name: "builtin exec kept", value: "di=35", ind: IndExec, want: "\033[01;32m"},
