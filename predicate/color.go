@@ -10,8 +10,9 @@ import (
 )
 
 // Colored output (gfind's --color, bfs's -color and -nocolor): -print
-// and -ls on standard output color each path as ls --color does, from
-// LS_COLORS (or dircolors' defaults when it is unset). Whether to color
+// and -ls on standard output color each path as bfs 4.1 does, from
+// LS_COLORS, or BSD's LSCOLORS when it is unset, or GNU ls's built-in
+// colors when neither is set. Whether to color
 // is settled once the whole expression is read (applyColor), since
 // -color and -nocolor are options that apply wherever they stand; a
 // colored -print is then a node of its own, so the plain -print costs
