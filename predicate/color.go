@@ -51,6 +51,10 @@ func (p *parser) applyColor() {
 			if n.file == nil {
 				n.color = cz
 			}
+		case *printfNode:
+			if n.file == nil {
+				n.env.Color = cz
+			}
 		}
 	}
 }
@@ -66,7 +70,7 @@ func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
 	if !s.act() {
 		return false
 	}
-	name := n.cz.nameColor(e, s)
+	name := n.cz.nameColor(e, s.follows(e))
 	s.Out.PrintColored(e.Path, e.NameOff, n.cz.dir, name, n.cz.reset)
 	return true
 }
@@ -125,8 +129,7 @@ func newColorizer(lsColors, bsdColors string) (*colorizer, error) {
 // nameColor returns the color of e's name: by the status the tests see
 // (the target under -L, or with ln=target), or by the link itself; nil
 // for none.
-func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
-	follow := s.follows(e)
+func (z *colorizer) nameColor(e *walker.Entry, follow bool) []byte {
 	t := e.Type
 	if t == walker.TypeSymlink && !follow && z.linkTarget {
 		// ln=target: as the file it points to, when there is one.
@@ -136,10 +139,15 @@ func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
 	}
 	var st *unix.Stat_t
 	if t == walker.TypeUnknown {
-		if st = z.status(e, follow); st == nil {
+		if st = z.status(e, follow); st != nil {
+			t = walker.TypeOf(st.Mode)
+		} else if lst, err := e.Lstat(); follow && err == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
+			// A link -L cannot follow (its target is not there, or
+			// runs through a file: ENOTDIR, which find reports).
+			t = walker.TypeSymlink
+		} else {
 			return z.missing()
 		}
-		t = walker.TypeOf(st.Mode)
 	}
 	if t == walker.TypeSymlink {
 		// Under -L a link still typed as a link could not be followed:
@@ -163,20 +171,27 @@ func linkResolves(e *walker.Entry) bool {
 // for in name. st is its status if already known; it is asked only when
 // the set keys need it.
 func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *unix.Stat_t, follow bool) []byte {
+	if st == nil && (t == walker.TypeRegular && z.regStat || t == walker.TypeDir && z.dirStat) {
+		if st = z.status(e, follow); st == nil {
+			return z.missing()
+		}
+	}
+	return z.pick(name, t, st, func() bool { return hasCapability(e, follow) })
+}
+
+// pick is bfs's file_color once the type is known: st, when not nil,
+// tells the modes apart, and caps says whether the file has
+// capabilities (asked only when ca is set).
+func (z *colorizer) pick(name []byte, t walker.Type, st *unix.Stat_t, caps func() bool) []byte {
 	c := z.c
 	switch t {
 	case walker.TypeRegular:
-		if z.regStat && st == nil {
-			if st = z.status(e, follow); st == nil {
-				return z.missing()
-			}
-		}
 		switch {
 		case st != nil && st.Mode&unix.S_ISUID != 0 && c.Colored(lscolors.IndSetuid):
 			return c.Color(lscolors.IndSetuid)
 		case st != nil && st.Mode&unix.S_ISGID != 0 && c.Colored(lscolors.IndSetgid):
 			return c.Color(lscolors.IndSetgid)
-		case z.capCheck && hasCapability(e, follow):
+		case z.capCheck && caps():
 			return c.Color(lscolors.IndCap)
 		case st != nil && st.Mode&0o111 != 0 && c.Colored(lscolors.IndExec):
 			return c.Color(lscolors.IndExec)
@@ -188,11 +203,6 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 		}
 		return c.Color(lscolors.IndFile)
 	case walker.TypeDir:
-		if z.dirStat && st == nil {
-			if st = z.status(e, follow); st == nil {
-				return z.missing()
-			}
-		}
 		if st != nil {
 			switch {
 			case st.Mode&unix.S_ISVTX != 0 && st.Mode&0o002 != 0 && c.Colored(lscolors.IndStickyOtherWritable):
@@ -247,24 +257,122 @@ func (z *colorizer) missing() []byte {
 // appendPath appends e's path colored, with esc escaping the text (the
 // -ls escapes).
 func (z *colorizer) appendPath(dst []byte, e *walker.Entry, s *State, esc func(dst, text []byte) []byte) []byte {
-	return output.AppendColoredPath(dst, e.Path, e.NameOff, z.dir, z.nameColor(e, s), z.reset, esc)
+	return output.AppendColoredPath(dst, e.Path, e.NameOff, z.dir, z.nameColor(e, s.follows(e)), z.reset, esc)
 }
 
-// appendTarget appends the target of the symbolic link e, colored as the
-// file it leads to (mi, or else or, when there is none), as ls -l does.
+// appendTarget appends the target of the symbolic link e, colored as
+// bfs 4.1 colors it (-ls, -printf's %l): as a path to the file it leads
+// to. When the link dangles, the longest part of the target that exists
+// is colored as a path to what it names, and the rest, from the first
+// component that is not there, in mi (or else or): "dir/" in di, then
+// "gone/x" in mi; "file" in its color, then "/x" in mi.
 func (z *colorizer) appendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
-	split := 0
-	for i := len(target) - 2; i >= 0; i-- {
-		if target[i] == '/' {
-			split = i + 1
-			break
+	if st, err := e.Stat(); err == nil {
+		split := baseOff(target)
+		color := z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+		return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
+	}
+	k := z.existing(e, target)
+	if k > 0 {
+		prefix := target[:k]
+		split := baseOff(prefix)
+		if prefix[k-1] == '/' {
+			split = k // a directory, with its slash
+		}
+		var color []byte
+		if split < k {
+			var st unix.Stat_t
+			if err := z.statAt(e, prefix, &st); err != nil {
+				color = z.missing()
+			} else {
+				color = z.pick(prefix[split:], walker.TypeOf(st.Mode), &st, func() bool { return false })
+			}
+		}
+		dst = output.AppendColoredPath(dst, prefix, split, z.dir, color, z.reset, esc)
+	}
+	return output.AppendColoredPath(dst, target[k:], 0, nil, z.missing(), z.reset, esc)
+}
+
+// AppendPath is printf.Colors's: path, whose last component is e's
+// name, with path[:split] in the directory color and the rest in e's.
+func (z *colorizer) AppendPath(dst []byte, e *walker.Entry, follow bool, path []byte, split int, esc func(dst, text []byte) []byte) []byte {
+	return output.AppendColoredPath(dst, path, split, z.dir, z.nameColor(e, follow), z.reset, esc)
+}
+
+// AppendDir is printf.Colors's: text in the directory color.
+func (z *colorizer) AppendDir(dst, text []byte, esc func(dst, text []byte) []byte) []byte {
+	return output.AppendColoredPath(dst, text, 0, z.dir, z.dir, z.reset, esc)
+}
+
+// AppendTarget is printf.Colors's: appendTarget.
+func (z *colorizer) AppendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
+	return z.appendTarget(dst, e, target, esc)
+}
+
+// baseOff is where the last component of path starts: after the last
+// '/' that is not the final byte.
+func baseOff(path []byte) int {
+	for i := len(path) - 2; i >= 0; i-- {
+		if path[i] == '/' {
+			return i + 1
 		}
 	}
-	var color []byte
-	if st, err := e.Stat(); err != nil {
-		color = z.missing()
-	} else {
-		color = z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+	return 0
+}
+
+// existing returns the length of the longest leading part of the
+// dangling link e's target that names a file: the whole target less
+// trailing slashes or last components, taken off one at a time.
+func (z *colorizer) existing(e *walker.Entry, target []byte) int {
+	k := len(target)
+	for k > 0 {
+		if z.accessAt(e, target[:k]) == nil {
+			break
+		}
+		if target[k-1] == '/' {
+			for k > 0 && target[k-1] == '/' {
+				k--
+			}
+			continue
+		}
+		for k > 0 && target[k-1] != '/' {
+			k--
+		}
 	}
-	return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
+	return k
+}
+
+// atPath returns the descriptor and name that reach path, a link
+// target, from the directory holding the link e: through the
+// directory's descriptor, so that a path longer than PATH_MAX works,
+// or joined to the link's leading directories for a starting point.
+func atPath(e *walker.Entry, path []byte) (int, string) {
+	fd := e.DirFD()
+	if path[0] == '/' {
+		return unix.AT_FDCWD, string(path)
+	}
+	if fd == unix.AT_FDCWD {
+		return fd, string(e.Path[:e.NameOff]) + string(path)
+	}
+	return fd, string(path)
+}
+
+func (z *colorizer) accessAt(e *walker.Entry, path []byte) error {
+	fd, name := atPath(e, path)
+	for {
+		err := unix.Faccessat(fd, name, unix.F_OK, 0)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func (z *colorizer) statAt(e *walker.Entry, path []byte, st *unix.Stat_t) error {
+	fd, name := atPath(e, path)
+	for {
+		err := unix.Fstatat(fd, name, st, 0)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }

@@ -62,7 +62,7 @@ func colorsOf(t *testing.T, root, lsColors string, follow walker.Follow, before 
 			before(e)
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(string(e.Path), root), "/")
-		got[rel] = string(cz.nameColor(e, s))
+		got[rel] = string(cz.nameColor(e, s.follows(e)))
 		return walker.Continue
 	})
 	if err != nil {

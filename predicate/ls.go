@@ -154,8 +154,14 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	}
 	dst = append(dst, ' ')
 
+	esc := appendLsName
+	if n.color != nil && !s.Out.TTY() {
+		// Colored through a pipe, names are written as -print writes
+		// them colored (bfs); on a terminal -ls keeps GNU's escapes.
+		esc = s.Out.ColorEscape()
+	}
 	if n.color != nil {
-		dst = n.color.appendPath(dst, e, s, appendLsName)
+		dst = n.color.appendPath(dst, e, s, esc)
 	} else {
 		dst = appendLsName(dst, e.Path)
 	}
@@ -163,7 +169,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 		if target, err := e.Readlink(); err == nil {
 			dst = append(dst, " -> "...)
 			if n.color != nil {
-				dst = n.color.appendTarget(dst, e, target, appendLsName)
+				dst = n.color.appendTarget(dst, e, target, esc)
 			} else {
 				dst = appendLsName(dst, target)
 			}

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gfind/gfind/internal/lscolors"
 	"github.com/gfind/gfind/internal/testtool"
+	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -67,6 +70,25 @@ var colorBFS41Cases = []struct {
 	{"bsd empty LS_COLORS", []string{"LS_COLORS=", "LSCOLORS=Ex"}, "t -color"},
 	{"bsd under LS_COLORS", []string{"LS_COLORS=di=32", "LSCOLORS=Ex"}, "t -color"},
 	{"bsd empty", []string{"LSCOLORS="}, "t -color"},
+
+	// A link's target (-ls), and the part of a dangling link's target
+	// that is not there, in mi or else or.
+	{"ls", nil, "lt t -ls -color"},
+	{"ls or mi", []string{"LS_COLORS=or=31:mi=05"}, "lt t -ls -color"},
+	{"ls mi", []string{"LS_COLORS=mi=05:*.tar=32"}, "lt -ls -color"},
+	{"ls or", []string{"LS_COLORS=or=31:ln=36"}, "lt -ls -color"},
+	{"ls ln target", []string{"LS_COLORS=ln=target:mi=05"}, "lt -ls -color"},
+	{"ls -L", []string{"LS_COLORS=or=31:mi=05"}, "-L t -ls -color"},
+	{"ls root", []string{"LS_COLORS=or=31:mi=05"}, "lt/l10 -ls -color"},
+	{"ls root up", []string{"LS_COLORS=or=31:mi=05"}, "lt/m6 -ls -color"},
+
+	// -printf's %p %f %h %H %P %l: colored without flags or width.
+	{"printf", []string{"LS_COLORS=or=31:mi=05:*.tar=32"}, `lt t -color -printf [%p|%f|%h|%H|%P|%l|%y|%d]\n`},
+	{"printf unset", nil, `lt t -color -printf [%p|%f|%h|%H|%P|%l]\n`},
+	{"printf width", []string{"LS_COLORS=*.tar=32"}, `t -color -printf [%10f|%-3h|%5p|%3l|%.2P|%-H]\n`},
+	{"printf root file", []string{"LS_COLORS=*.tar=32"}, `t/a.tar -color -printf [%p|%f|%h|%H|%P]\n`},
+	{"printf -L", []string{"LS_COLORS=or=31:mi=05:*.tar=32"}, `-L t -color -printf [%p|%f|%P|%l]\n`},
+	{"printf nocolor", []string{"LS_COLORS=*.tar=32"}, `t -printf [%p|%f|%h|%H|%P|%l]\n`},
 }
 
 // makeColorTree41 is makeColorTree with a socket and a character
@@ -83,8 +105,34 @@ func makeColorTree41(t *testing.T) (root string, caps bool) {
 	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: p("sock")}); err != nil {
 		t.Fatal(err)
 	}
-	// A device needs root; without it the row colors one kind less.
+	// A device needs root; without it the rows color one kind less.
 	_ = unix.Mknod(p("chr"), unix.S_IFCHR|0o644, int(unix.Mkdev(1, 3)))
+
+	// lt/ holds links whose targets exist in part: a file (f/x/y), a
+	// directory (dd/nope/z), nothing (nope/a/b), the root (/nonexist/q),
+	// through .. and links.
+	lt := func(name string) string { return filepath.Join(root, "lt", name) }
+	for _, d := range []string{"lt", "lt/dd"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"f", "g"} {
+		if err := os.WriteFile(lt(f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		"l1": "f/x/y", "l2": "dd/nope/z", "l3": "nope/a/b", "l4": "dd/zz", "l5": "/nonexist/q",
+		"l6": "f/", "l7": "g/.", "l8": "dd/g/", "l9": "../lt/dd/../f/q", "l10": "dd//nope",
+		"m1": "./nope", "m2": "../t/lnk/x", "m3": "../t/dlnk/nope", "m4": "../t/x/y",
+		"m5": "../t/dlnk/", "m6": "../t/dang/q", "m7": "../t/dang", "m8": "../t/dlnk",
+		"m9": "dd/../nope/", "m10": "../t/a.tar", "m11": "dd",
+	} {
+		if err := os.Symlink(target, lt(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return root, caps
 }
 
@@ -116,5 +164,39 @@ func compareBFS41(t *testing.T, dir, bfs, gfind string, env, args []string) {
 	if want.stdout != got.stdout {
 		diffLines(t, strings.Join(env, " ")+" "+strings.Join(args, " "),
 			quoteAll(strings.Split(want.stdout, "\n")), quoteAll(strings.Split(got.stdout, "\n")))
+	}
+}
+
+// TestColorTerminalGNU: on a terminal a colored name shows what cannot
+// be printed as GNU find shows it there ('?'; -ls its escapes), not as
+// bfs does ($'…'): with the color sequences taken out, gfind -color's
+// bytes on a pseudo-terminal are GNU find's without it.
+func TestColorTerminalGNU(t *testing.T) {
+	if gnuMode() {
+		t.Skip("gfind's -color")
+	}
+	gnu := testtool.GNUFind(t)
+	gfind := gfindBin(t)
+	root := testtree.Make(t, testtree.ByteNames)
+	for _, locale := range []string{"C", "C.UTF-8"} {
+		for _, c := range []string{
+			"bytes",
+			"bytes -printf %p|%f|%h|%H|%P|%l\\n",
+			"bytes -ls",
+		} {
+			t.Run(locale+" "+c, func(t *testing.T) {
+				args := shellWords(c)
+				env := append(execEnv(), "LC_ALL="+locale, "LS_COLORS=di=01;34:ex=32:*.txt=35:or=31:mi=05")
+				want := runOnPTY(t, root, env, gnu, "find", args)
+				got := runOnPTY(t, root, env, gfind, "gfind", append([]string{"-j1", "--color=always"}, args...))
+				if !sgr.Match(got) {
+					t.Errorf("gfind --color=always colored nothing")
+				}
+				got = sgr.ReplaceAll(got, nil)
+				if !bytes.Equal(want, got) {
+					diffLines(t, "terminal", quoteAll(strings.Split(string(want), "\n")), quoteAll(strings.Split(string(got), "\n")))
+				}
+			})
+		}
 	}
 }
