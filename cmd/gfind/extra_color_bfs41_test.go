@@ -25,6 +25,10 @@ var colorBFS41Cases = []struct {
 	env  []string
 	args string
 }{
+	// No colors unless asked (GNU's default; bfs's through a pipe).
+	{"not asked", []string{"LS_COLORS=di=31", "LSCOLORS=Ex"}, "t"},
+	{"nocolor", []string{"LS_COLORS=di=31"}, "t -color -nocolor"},
+
 	// LS_COLORS unset or empty: GNU ls's built-in colors, no suffixes.
 	{"unset", nil, "t -color"},
 	{"empty", []string{"LS_COLORS="}, "t -color"},
@@ -89,6 +93,12 @@ var colorBFS41Cases = []struct {
 	{"printf root file", []string{"LS_COLORS=*.tar=32"}, `t/a.tar -color -printf [%p|%f|%h|%H|%P]\n`},
 	{"printf -L", []string{"LS_COLORS=or=31:mi=05:*.tar=32"}, `-L t -color -printf [%p|%f|%P|%l]\n`},
 	{"printf nocolor", []string{"LS_COLORS=*.tar=32"}, `t -printf [%p|%f|%h|%H|%P|%l]\n`},
+
+	// Paths longer than PATH_MAX are colored as short ones.
+	{"long", []string{"LS_COLORS=or=31:mi=05:*.tar=32:ow=42:ex=33"}, "long -color"},
+	{"long ln target", []string{"LS_COLORS=ln=target:or=31:*.tar=32"}, "long -color"},
+	{"long ls", []string{"LS_COLORS=or=31:mi=05:*.tar=32:ow=42:ex=33"}, "long -ls -color"},
+	{"long printf", []string{"LS_COLORS=or=31:mi=05:*.tar=32:ex=33"}, `long -color -printf %f|%l|%d\n`},
 }
 
 // makeColorTree41 is makeColorTree with a socket and a character
@@ -133,7 +143,46 @@ func makeColorTree41(t *testing.T) (root string, caps bool) {
 			t.Fatal(err)
 		}
 	}
+	makeLongTree(t, filepath.Join(root, "long"))
 	return root, caps
+}
+
+// makeLongTree makes dir/d…/d…/… 25 levels of 200-byte names deep, past
+// PATH_MAX, and at the bottom an executable x, a.tar, an other-writable
+// directory ow, and links lnk (to a.tar), dang (nowhere/q), fl (x/y)
+// and up (../d…/nope). It works from directory descriptors, as paths
+// that long cannot be opened.
+func makeLongTree(t *testing.T, dir string) {
+	t.Helper()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Mkdir(dir, 0o755))
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	must(err)
+	seg := strings.Repeat("d", 200)
+	for i := 0; i < 25; i++ {
+		must(unix.Mkdirat(fd, seg, 0o755))
+		next, err := unix.Openat(fd, seg, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		must(err)
+		unix.Close(fd)
+		fd = next
+	}
+	defer unix.Close(fd)
+	for name, mode := range map[string]uint32{"x": 0o755, "a.tar": 0o644} {
+		f, err := unix.Openat(fd, name, unix.O_CREAT|unix.O_WRONLY, mode)
+		must(err)
+		unix.Close(f)
+		must(unix.Fchmodat(fd, name, mode, 0))
+	}
+	must(unix.Mkdirat(fd, "ow", 0o755))
+	must(unix.Fchmodat(fd, "ow", 0o777, 0))
+	for name, target := range map[string]string{"lnk": "a.tar", "dang": "nowhere/q", "fl": "x/y", "up": "../" + seg + "/nope"} {
+		must(unix.Symlinkat(target, fd, name))
+	}
 }
 
 // TestColorsAgainstBFS41 runs colorBFS41Cases through gfind and bfs 4.1
