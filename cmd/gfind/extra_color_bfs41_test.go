@@ -42,6 +42,8 @@ var colorBFS41Cases = []struct {
 	{"case differs", []string{"LS_COLORS=*.tar=31:*.TAR=32"}, "t -color"},
 	{"later suffix wins", []string{"LS_COLORS=*.gz=33:*.tar.gz=34"}, "t -color"},
 	{"later shorter wins", []string{"LS_COLORS=*.tar.gz=34:*.gz=33"}, "t -color"},
+	{"smart case chain", []string{"LS_COLORS=*.tar=1:*.TAR=1:*.Tar=2"}, "t -color"},
+	{"smart case drops", []string{"LS_COLORS=*.GZ=00:*.gz=:*r.gz=3:*z=4"}, "t -color"},
 	{"zeros unset", []string{"LS_COLORS=ex=000:su=0:sg=:*.tar=00"}, "t -color"},
 	{"empty suffix is no", []string{"LS_COLORS=no=35:*.tar="}, "t -color"},
 	{"fi unset", []string{"LS_COLORS=no=35:fi=00"}, "t -color"},

@@ -337,11 +337,63 @@ func (c *Colors) build(given []colorExt) {
 		c.reset = seq(c.val[IndReset])
 	}
 
-	// The entries are kept in a list, the last given first, and the
-	// first that matches is taken.
-	c.exts = make([]colorExt, 0, len(given))
-	for i := len(given) - 1; i >= 0; i-- {
+	// bfs 4.1's suffix rules (set_ext, build_iext_trie):
+	//
+	//  1. A suffix given later drops every earlier one that ends with it
+	//     (*.gz drops an earlier *.tar.gz and *.gz, not *.GZ).
+	//  2. "Smart case": going through what is left in the order given,
+	//     a suffix that differs only in case from the previous one is
+	//     case-sensitive, and makes that one so, unless their values
+	//     are the same and that one is not case-sensitive already.
+	//  3. The suffixes not case-sensitive are matched ignoring ASCII
+	//     case, a later one again dropping the earlier ones that end
+	//     with it, ignoring case; every suffix left by 1 also matches
+	//     in its own case.
+	//
+	// A name takes the value of the last given suffix that matches it.
+	n := len(given)
+	dropped := make([]bool, n)
+	for i := range given {
+		for j := 0; j < i; j++ {
+			if !dropped[j] && bytes.HasSuffix(given[j].suffix, given[i].suffix) {
+				dropped[j] = true
+			}
+		}
+	}
+	caseSensitive := make([]bool, n)
+	prev := map[string]int{} // the last suffix seen, by its lowered form
+	for i := range given {
+		if dropped[i] {
+			continue
+		}
+		key := lowerASCII(given[i].suffix)
+		if j, ok := prev[key]; ok && (caseSensitive[j] || !bytes.Equal(given[j].raw, given[i].raw)) {
+			caseSensitive[i], caseSensitive[j] = true, true
+		}
+		prev[key] = i
+	}
+	folded := make([]bool, n) // matched ignoring case (step 3)
+	for i := range given {
+		if dropped[i] || caseSensitive[i] {
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if folded[j] && hasSuffixFold(given[j].suffix, given[i].suffix) {
+				folded[j] = false
+			}
+		}
+		folded[i] = true
+	}
+
+	// The entries are kept in a list, the last given first; the first
+	// that matches is taken.
+	c.exts = make([]colorExt, 0, n)
+	for i := n - 1; i >= 0; i-- {
+		if dropped[i] {
+			continue
+		}
 		e := given[i]
+		e.exact = !folded[i]
 		if len(e.raw) > 0 {
 			e.color = seq(e.raw)
 		} else {
@@ -349,47 +401,6 @@ func (c *Colors) build(given []colorExt) {
 		}
 		c.exts = append(c.exts, e)
 	}
-	// GNU ls 9.2's case rule (and bfs's since 3.0; Debian 12's ls 9.1
-	// still matched every entry in any case, the last given winning):
-	// of two entries with the same suffix, the
-	// earlier is dropped; of two that differ only in case, the earlier
-	// is dropped when they give the same color, and otherwise both
-	// match case-sensitively.
-	disabled := make([]bool, len(c.exts))
-	for i := range c.exts {
-		if disabled[i] {
-			continue
-		}
-		caseIgnored := false
-		for j := i + 1; j < len(c.exts); j++ {
-			if disabled[j] || len(c.exts[i].suffix) != len(c.exts[j].suffix) {
-				continue
-			}
-			switch {
-			case bytes.Equal(c.exts[i].suffix, c.exts[j].suffix):
-				disabled[j] = true
-			case asciiEqualFold(c.exts[i].suffix, c.exts[j].suffix):
-				switch {
-				case caseIgnored:
-					disabled[j] = true
-				case bytes.Equal(c.exts[i].raw, c.exts[j].raw):
-					disabled[j] = true
-					caseIgnored = true
-				default:
-					c.exts[i].exact = true
-					c.exts[j].exact = true
-				}
-			}
-		}
-	}
-
-	kept := c.exts[:0]
-	for i, e := range c.exts {
-		if !disabled[i] {
-			kept = append(kept, e)
-		}
-	}
-	c.exts = kept
 
 	c.nodes = []extNode{{}}
 	for i, e := range c.exts {
@@ -430,6 +441,21 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// lowerASCII is s with ASCII letters lowered, as bfs's ext_tolower
+// (ls's c_tolower): other bytes stay, whatever the locale.
+func lowerASCII(s []byte) string {
+	b := make([]byte, len(s))
+	for i, c := range s {
+		b[i] = lower(c)
+	}
+	return string(b)
+}
+
+// hasSuffixFold reports whether s ends with suffix, ignoring ASCII case.
+func hasSuffixFold(s, suffix []byte) bool {
+	return len(s) >= len(suffix) && asciiEqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 func asciiEqualFold(a, b []byte) bool {

@@ -84,6 +84,15 @@ var lsColorCases = []struct {
 	{name: "ext empty is no", value: "no=7:*.gz=", file: "a.gz", want: "\033[7m"},
 	{name: "ext empty no unset", value: "*.gz=", file: "a.gz", want: ""},
 	{name: "ext 00 over type", value: "*.gz=32:*.GZ=00", file: "a.GZ", want: "\033[00m"},
+	// bfs's rules where they are not ls 9.2's (from a random search
+	// against bfs 4.1): a later *A drops an earlier *.A even when *A
+	// turns case-sensitive, and case-sensitivity passes along a chain
+	// of suffixes that differ only in case, in the order given.
+	{name: "later drops longer", value: "*B=00:*a=:*.A=00:*A=3", file: ".a", want: ""},
+	{name: "smart case chain", value: "*aB=:*Ab=1:*ab=1:*.=3:*Bb=1", file: "AB", want: "-"},
+	{name: "smart case order", value: "*ab=1:*AB=1:*Ab=2", file: "aB", want: "\033[1m"},
+	{name: "smart case order 2", value: "*Ab=2:*ab=1:*AB=1", file: "aB", want: "-"},
+	{name: "ext longer later", value: "*.gz=1:*b.gz=2", file: "XB.GZ", want: "\033[2m"},
 	{name: "ext empty pattern", value: "*=33", file: "anything", want: "\033[33m"},
 	{name: "ext escaped key", value: "*\\x2ego=35", file: "a.go", want: "\033[35m"},
 	{name: "ext key with equals", value: "*a\\=b=35", file: "xa=b", want: "\033[35m"},
