@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -249,5 +251,44 @@ func TestColorTerminalGNU(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestColorsRandomAgainstBFS41 compares gfind and bfs 4.1 on LS_COLORS
+// values drawn at random (from a fixed seed, so a failure repeats):
+// suffixes that differ in case and length, keys set to values bfs
+// treats apart ("", "0", "000", "target"), lc, rc, rs and ec, keys it
+// does not know; with -print, -L, -ls and -printf.
+func TestColorsRandomAgainstBFS41(t *testing.T) {
+	if gnuMode() {
+		t.Skip("gfind's -color")
+	}
+	bfs := testtool.BFS4(t)
+	gfind := gfindBin(t)
+	root, _ := makeColorTree41(t)
+	keys := []string{"no", "fi", "di", "ln", "pi", "so", "bd", "cd", "or", "mi", "ex", "su", "sg", "st", "ow", "tw", "ca", "mh", "rs", "lc", "rc", "ec", "do", "cl", "xx"}
+	values := []string{"1", "2", "00", "0", "", "target", "000", "3;4"}
+	suffixes := []string{".tar", ".TAR", ".Tar", "r", "R", ".gz", ".GZ", "z", "ar.gz", "x", ""}
+	argSets := [][]string{{"lt", "t"}, {"-L", "t"}, {"lt", "-ls"}, {"t", "-printf", `%p|%f|%h|%l\n`}, {"lt", "-printf", `%p|%l|%P\n`}}
+	rng := rand.New(rand.NewPCG(41, 4))
+	for i := 0; i < 60; i++ {
+		var parts []string
+		for n := 1 + rng.IntN(8); n > 0; n-- {
+			if rng.IntN(3) == 0 {
+				parts = append(parts, "*"+suffixes[rng.IntN(len(suffixes))]+"="+values[rng.IntN(4)])
+				continue
+			}
+			k := keys[rng.IntN(len(keys))]
+			v := values[rng.IntN(len(values))]
+			if (k == "lc" || k == "rc" || k == "ec" || k == "rs") && rng.IntN(2) == 0 {
+				v = []string{"<", ">", "", "E"}[rng.IntN(4)]
+			}
+			parts = append(parts, k+"="+v)
+		}
+		env := []string{"LS_COLORS=" + strings.Join(parts, ":")}
+		args := append(append([]string{}, argSets[rng.IntN(len(argSets))]...), "-color")
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			compareBFS41(t, root, bfs, gfind, env, args)
+		})
 	}
 }
