@@ -98,6 +98,13 @@ var colorBFS41Cases = []struct {
 	{"printf -L", []string{"LS_COLORS=or=31:mi=05:*.tar=32"}, `-L t -color -printf [%p|%f|%P|%l]\n`},
 	{"printf nocolor", []string{"LS_COLORS=*.tar=32"}, `t -printf [%p|%f|%h|%H|%P|%l]\n`},
 
+	// Names a terminal must not get raw: $'…' through a pipe.
+	{"quoted", []string{"LS_COLORS=*.tar=32:mi=05:or=31"}, "w -color"},
+	{"quoted ls", []string{"LS_COLORS=*.tar=32:mi=05:or=31"}, "w -ls -color"},
+	{"quoted printf", []string{"LS_COLORS=*.tar=32:mi=05:or=31"}, `w -color -printf %p|%f|%h|%H|%P|%l\n`},
+	{"quoted utf8", []string{"LC_ALL=C.UTF-8", "LS_COLORS=*.tar=32:mi=05:or=31"}, "w -color"},
+	{"quoted utf8 printf", []string{"LC_ALL=C.UTF-8", "LS_COLORS=*.tar=32:mi=05:or=31"}, `w -color -printf %p|%f|%h|%H|%P|%l\n`},
+
 	// Paths longer than PATH_MAX are colored as short ones.
 	{"long", []string{"LS_COLORS=or=31:mi=05:*.tar=32:ow=42:ex=33"}, "long -color"},
 	{"long ln target", []string{"LS_COLORS=ln=target:or=31:*.tar=32"}, "long -color"},
@@ -148,6 +155,21 @@ func makeColorTree41(t *testing.T) (root string, caps bool) {
 		}
 	}
 	makeLongTree(t, filepath.Join(root, "long"))
+
+	// w/ holds names with control characters and bytes that are not
+	// UTF-8, which bfs writes $'…'-quoted through a pipe.
+	w := func(name string) string { return filepath.Join(root, "w", name) }
+	if err := os.MkdirAll(w("d\x01ir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a\x01b", "e\x1b[31mx.tar", "tab\tz", "nl\ny", "caf\xc3\xa9", "bad\xff", "it's", "sp ace", `back\slash`, "d\x01ir/in.tar"} {
+		if err := os.WriteFile(w(name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("tgt\x01/x", w("l\x01nk")); err != nil {
+		t.Fatal(err)
+	}
 	return root, caps
 }
 
