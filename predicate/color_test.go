@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -368,4 +369,61 @@ func TestColorCapability(t *testing.T) {
 	checkColors(t, got, map[string]string{"capped": "CA", "plain": "FI"})
 	got = colorsOf(t, dir, cheapColors, walker.FollowNever, nil)
 	checkColors(t, got, map[string]string{"capped": "FI", "plain": "FI"})
+}
+
+// TestColorLinkTarget: a link's target is colored as a path to what it
+// leads to; a dangling one as far as it exists, the rest in mi (bfs
+// 4.1, whose bytes cmd/gfind's TestColorsAgainstBFS41 compares).
+func TestColorLinkTarget(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Mkdir(filepath.Join(dir, "dd"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "f"), nil, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "x"), nil, 0o755))
+	want := map[string]string{
+		"f/x/y":         "FIf|MI/x/y|",
+		"dd/nope/z":     "DIdd/|MInope/z|",
+		"nope/a/b":      "MInope/a/b|",
+		"/nonexistent/": "DI/|MInonexistent/|",
+		"dd//nope":      "DIdd//|MInope|",
+		"dd/../f/q":     "DIdd/../|FIf|MI/q|",
+		"x/":            "EXx|MI/|",
+		"f":             "FIf|",
+		"dd":            "DIdd|",
+		"./dd/":         "DI./dd/|",
+	}
+	i := 0
+	names := map[string]string{}
+	for target := range want {
+		name := "l" + strconv.Itoa(i)
+		i++
+		names[name] = target
+		must(os.Symlink(target, filepath.Join(dir, name)))
+	}
+	cz, err := newColorizer("lc=:rc=:ec=|:di=DI:fi=FI:ex=EX:mi=MI:or=OR", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	err = walker.Walk([]string{dir}, walker.Options{Workers: 1, MaxDepth: -1}, func(e *walker.Entry) walker.Action {
+		target, ok := names[string(e.Name())]
+		if !ok || e.Err != nil {
+			return walker.Continue
+		}
+		seen++
+		got := cz.appendTarget(nil, e, []byte(target), func(dst, text []byte) []byte { return append(dst, text...) })
+		if string(got) != want[target] {
+			t.Errorf("-> %s: %q, want %q", target, got, want[target])
+		}
+		return walker.Continue
+	})
+	must(err)
+	if seen != len(want) {
+		t.Errorf("%d links seen, want %d", seen, len(want))
+	}
 }
