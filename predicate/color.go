@@ -87,8 +87,8 @@ func (n *colorPrintNode) Args() []string { return []string{n.op} }
 // src/color.c). What it may have to ask the file system is decided
 // once, from which keys are set: a regular file costs a stat only when
 // su, sg, ex or mh is set, a directory only when tw, ow or st is, a
-// symbolic link a faccessat only when or is set, and a regular file a
-// getxattr only when ca is. Otherwise the type from the directory entry
+// symbolic link a stat of its target only when or is set (or ln is
+// "target"), and a regular file a getxattr only when ca is. Otherwise the type from the directory entry
 // and the name decide.
 type colorizer struct {
 	c     *lscolors.Colors
