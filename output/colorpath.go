@@ -8,10 +8,11 @@ import "github.com/gfind/gfind/internal/mbchar"
 // Colored output is meant for a terminal, even when it goes through a
 // pipe (--color=always | less -R), so a name that holds an escape
 // sequence of its own must not reach it raw: it could move the cursor,
-// retitle the window or answer back. bfs writes each piece of a colored
-// path shell-quoted, $'…', when it holds a character that is neither
-// printable nor whitespace, and so does gfind (AppendShell), whatever
-// the output is; uncolored output stays GNU's.
+// retitle the window or answer back. On a terminal gfind writes '?' for
+// such a character, as GNU find does there; through a pipe it writes
+// each piece of a colored path shell-quoted, $'…', when it holds a
+// character that is neither printable nor whitespace, as bfs does
+// (AppendShell). Uncolored output stays GNU's.
 
 // AppendColoredPath appends path as two runs: its leading directories,
 // path[:split], in dirColor, and the rest in nameColor. Each non-empty
@@ -54,17 +55,32 @@ func appendRun(dst, text, color, reset []byte, esc func(dst, text []byte) []byte
 
 // PrintColored is Print for a colored -print: the record path+'\n' with
 // path[:split] in dirColor and the rest in nameColor (see
-// AppendColoredPath). Each run is written as AppendShell writes it, in
-// the locale's character set, on a terminal or not: colored output is
-// for one. The color sequences themselves are written as they are. It
-// does not allocate.
+// AppendColoredPath), each run escaped as ColorEscape says. The color
+// sequences themselves are written as they are. It does not allocate.
 func (b *Buffer) PrintColored(path []byte, split int, dirColor, nameColor, reset []byte) {
 	if b.s.stopped.Load() {
 		return
 	}
-	b.buf = AppendColoredPath(b.buf, path, split, dirColor, nameColor, reset, b.s.nameStyle().AppendShell)
+	if b.s.tty {
+		b.buf = AppendColoredPath(b.buf, path, split, dirColor, nameColor, reset, b.s.style.AppendTTY)
+	} else {
+		b.buf = AppendColoredPath(b.buf, path, split, dirColor, nameColor, reset, b.s.nameStyle().AppendShell)
+	}
 	b.buf = append(b.buf, '\n')
 	b.EndRecord()
+}
+
+// ColorEscape returns how a colored name is written (-print, -ls,
+// -printf under --color): on a terminal as GNU find writes a name there,
+// with '?' for each character that cannot be printed (AppendTTY);
+// otherwise, for a pipe to a pager that shows colors (--color=always |
+// less -R), as bfs 4.1 writes it, $'…'-quoted when it holds such a
+// character (AppendShell), in the locale's character set.
+func (b *Buffer) ColorEscape() func(dst, text []byte) []byte {
+	if b.s.tty {
+		return b.s.style.AppendTTY
+	}
+	return b.s.nameStyle().AppendShell
 }
 
 // nameStyle is the character set names are escaped in. A terminal's is
@@ -174,3 +190,6 @@ func appendDollarByte(dst []byte, c byte) []byte {
 	}
 	return append(dst, '\\', 'x', hex[c>>4], hex[c&15])
 }
+
+// TTY reports whether the Buffer's records go to a terminal.
+func (b *Buffer) TTY() bool { return b.s.tty }

@@ -1,7 +1,6 @@
 package predicate
 
 import (
-	"errors"
 	"os"
 
 	"github.com/gfind/gfind/internal/lscolors"
@@ -11,8 +10,9 @@ import (
 )
 
 // Colored output (gfind's --color, bfs's -color and -nocolor): -print
-// and -ls on standard output color each path as ls --color does, from
-// LS_COLORS (or dircolors' defaults when it is unset). Whether to color
+// and -ls on standard output color each path as bfs 4.1 does, from
+// LS_COLORS, or BSD's LSCOLORS when it is unset, or GNU ls's built-in
+// colors when neither is set. Whether to color
 // is settled once the whole expression is read (applyColor), since
 // -color and -nocolor are options that apply wherever they stand; a
 // colored -print is then a node of its own, so the plain -print costs
@@ -25,23 +25,19 @@ func parseColor(p *parser, op string) error {
 	return nil
 }
 
-// lookupLSColors reads LS_COLORS; tests replace it.
-var lookupLSColors = func() string { return os.Getenv("LS_COLORS") }
+// lookupEnv reads the environment; tests replace it.
+var lookupEnv = os.Getenv
 
 // applyColor turns the -print and -ls actions into colored ones when
-// colors are on (Config.Color, or -color). An LS_COLORS that GNU ls
-// would refuse is reported as ls reports it, and nothing is colored.
+// colors are on (Config.Color, or -color). An LS_COLORS that bfs could
+// not parse is reported as GNU ls reports it, and nothing is colored.
 func (p *parser) applyColor() {
 	if !p.cfg.Color || p.cfg.JSON {
 		// --json's lines are for programs: never colored.
 		return
 	}
-	cz, err := newColorizer(lookupLSColors())
+	cz, err := newColorizer(lookupEnv("LS_COLORS"), lookupEnv("LSCOLORS"))
 	if err != nil {
-		var le *lscolors.Error
-		if errors.As(err, &le) && le.Prefix != "" {
-			p.cfg.Warn("unrecognized prefix: " + p.quote(le.Prefix))
-		}
 		p.cfg.Warn(err.Error())
 		return
 	}
@@ -54,6 +50,10 @@ func (p *parser) applyColor() {
 		case *lsNode:
 			if n.file == nil {
 				n.color = cz
+			}
+		case *printfNode:
+			if n.file == nil {
+				n.env.Color = cz
 			}
 		}
 	}
@@ -70,7 +70,7 @@ func (n *colorPrintNode) Eval(e *walker.Entry, s *State) bool {
 	if !s.act() {
 		return false
 	}
-	name := n.cz.nameColor(e, s)
+	name := n.cz.nameColor(e, s.follows(e))
 	s.Out.PrintColored(e.Path, e.NameOff, n.cz.dir, name, n.cz.reset)
 	return true
 }
@@ -83,29 +83,36 @@ func (n *colorPrintNode) Facts() Facts {
 
 func (n *colorPrintNode) Args() []string { return []string{n.op} }
 
-// colorizer picks the color of a file. What it may have to ask the file
-// system is decided once, from which keys are colored: a regular file
-// costs a stat only when su, sg, ex or mh is colored, a directory only
-// when tw, ow or st is, a symbolic link only when or is colored or ln is
-// "target", and a file with capabilities a getxattr only when ca is.
-// Otherwise the type from the directory entry and the name decide.
+// colorizer picks the color of a file as bfs 4.1 does (file_color in
+// src/color.c). What it may have to ask the file system is decided
+// once, from which keys are set: a regular file costs a stat only when
+// su, sg, ex or mh is set, a directory only when tw, ow or st is, a
+// symbolic link a stat of its target only when or is set (or ln is
+// "target"), and a regular file a getxattr only when ca is. Otherwise the type from the directory entry
+// and the name decide.
 type colorizer struct {
 	c     *lscolors.Colors
 	dir   []byte // the color of leading directories
 	reset []byte
 
-	regStat, dirStat, linkStat, capCheck, linkTarget bool
+	regStat, dirStat, linkCheck, capCheck, linkTarget bool
 }
 
-func newColorizer(lsColors string) (*colorizer, error) {
+// newColorizer makes the colors from LS_COLORS, or from BSD's LSCOLORS
+// when LS_COLORS is unset or empty, or else the built-in ones, as bfs
+// 4.1 picks them.
+func newColorizer(lsColors, bsdColors string) (*colorizer, error) {
 	var c *lscolors.Colors
-	if lsColors == "" {
-		c = lscolors.Default()
-	} else {
+	switch {
+	case lsColors != "":
 		var err error
 		if c, err = lscolors.Parse(lsColors); err != nil {
 			return nil, err
 		}
+	case bsdColors != "":
+		c = lscolors.ParseBSD(bsdColors)
+	default:
+		c = lscolors.Default()
 	}
 	return &colorizer{
 		c:          c,
@@ -113,67 +120,78 @@ func newColorizer(lsColors string) (*colorizer, error) {
 		reset:      c.Reset(),
 		regStat:    c.Colored(lscolors.IndSetuid) || c.Colored(lscolors.IndSetgid) || c.Colored(lscolors.IndExec) || c.Colored(lscolors.IndMultiHardLink),
 		dirStat:    c.Colored(lscolors.IndStickyOtherWritable) || c.Colored(lscolors.IndOtherWritable) || c.Colored(lscolors.IndSticky),
-		linkStat:   c.Colored(lscolors.IndOrphan) || c.LinkAsTarget(),
+		linkCheck:  c.Colored(lscolors.IndOrphan),
 		capCheck:   c.Colored(lscolors.IndCap),
 		linkTarget: c.LinkAsTarget(),
 	}, nil
 }
 
 // nameColor returns the color of e's name: by the status the tests see
-// (the target under -L), or by the link itself; nil for none.
-func (z *colorizer) nameColor(e *walker.Entry, s *State) []byte {
-	follow := s.follows(e)
+// (the target under -L, or with ln=target), or by the link itself; nil
+// for none.
+func (z *colorizer) nameColor(e *walker.Entry, follow bool) []byte {
 	t := e.Type
+	if t == walker.TypeSymlink && !follow && z.linkTarget {
+		// ln=target: as the file it points to, when there is one.
+		if st, err := e.Stat(); err == nil {
+			return z.colorOf(e, e.Name(), walker.TypeOf(st.Mode), st, true)
+		}
+	}
 	var st *unix.Stat_t
 	if t == walker.TypeUnknown {
-		if st = z.status(e, follow); st == nil {
+		if st = z.status(e, follow); st != nil {
+			t = walker.TypeOf(st.Mode)
+		} else if lst, err := e.Lstat(); follow && err == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
+			// A link -L cannot follow (its target is not there, or
+			// runs through a file: ENOTDIR, which find reports).
+			t = walker.TypeSymlink
+		} else {
 			return z.missing()
 		}
-		t = walker.TypeOf(st.Mode)
 	}
 	if t == walker.TypeSymlink {
-		if follow {
-			// Under -L a link still typed as a link could not be
-			// followed: it dangles (or loops).
-			if z.linkStat {
-				return z.c.Color(lscolors.IndOrphan)
-			}
-			return z.c.Color(lscolors.IndLink)
-		}
-		if !z.linkStat {
-			return z.c.Color(lscolors.IndLink)
-		}
-		target, err := e.Stat()
-		if err != nil {
+		// Under -L a link still typed as a link could not be followed:
+		// it dangles (or loops), and bfs does not ask again.
+		if z.linkCheck && (follow || !linkResolves(e)) {
 			return z.c.Color(lscolors.IndOrphan)
 		}
-		if !z.linkTarget {
-			return z.c.Color(lscolors.IndLink)
-		}
-		// ln=target: as the file it points to, under its own name.
-		return z.colorOf(e, e.Name(), walker.TypeOf(target.Mode), target, true)
+		return z.c.Color(lscolors.IndLink)
 	}
 	return z.colorOf(e, e.Name(), t, st, follow)
 }
 
+// linkResolves reports whether the symbolic link e leads to a file: the
+// status of its target can be had.
+func linkResolves(e *walker.Entry) bool {
+	_, err := e.Stat()
+	return err == nil
+}
+
 // colorOf is the color of the file e of type t, whose suffix is looked
 // for in name. st is its status if already known; it is asked only when
-// the colored keys need it.
+// the set keys need it.
 func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *unix.Stat_t, follow bool) []byte {
+	if st == nil && (t == walker.TypeRegular && z.regStat || t == walker.TypeDir && z.dirStat) {
+		if st = z.status(e, follow); st == nil {
+			return z.missing()
+		}
+	}
+	return z.pick(name, t, st, func() bool { return hasCapability(e, follow) })
+}
+
+// pick is bfs's file_color once the type is known: st, when not nil,
+// tells the modes apart, and caps says whether the file has
+// capabilities (asked only when ca is set).
+func (z *colorizer) pick(name []byte, t walker.Type, st *unix.Stat_t, caps func() bool) []byte {
 	c := z.c
 	switch t {
 	case walker.TypeRegular:
-		if z.regStat && st == nil {
-			if st = z.status(e, follow); st == nil {
-				return z.missing()
-			}
-		}
 		switch {
 		case st != nil && st.Mode&unix.S_ISUID != 0 && c.Colored(lscolors.IndSetuid):
 			return c.Color(lscolors.IndSetuid)
 		case st != nil && st.Mode&unix.S_ISGID != 0 && c.Colored(lscolors.IndSetgid):
 			return c.Color(lscolors.IndSetgid)
-		case z.capCheck && hasCapability(e, follow):
+		case z.capCheck && caps():
 			return c.Color(lscolors.IndCap)
 		case st != nil && st.Mode&0o111 != 0 && c.Colored(lscolors.IndExec):
 			return c.Color(lscolors.IndExec)
@@ -185,11 +203,6 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 		}
 		return c.Color(lscolors.IndFile)
 	case walker.TypeDir:
-		if z.dirStat && st == nil {
-			if st = z.status(e, follow); st == nil {
-				return z.missing()
-			}
-		}
 		if st != nil {
 			switch {
 			case st.Mode&unix.S_ISVTX != 0 && st.Mode&0o002 != 0 && c.Colored(lscolors.IndStickyOtherWritable):
@@ -212,7 +225,7 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 	case walker.TypeChar:
 		return c.Color(lscolors.IndChar)
 	}
-	return c.Color(lscolors.IndNormal)
+	return nil
 }
 
 // status returns the status coloring looks at, or nil when it cannot be
@@ -244,24 +257,122 @@ func (z *colorizer) missing() []byte {
 // appendPath appends e's path colored, with esc escaping the text (the
 // -ls escapes).
 func (z *colorizer) appendPath(dst []byte, e *walker.Entry, s *State, esc func(dst, text []byte) []byte) []byte {
-	return output.AppendColoredPath(dst, e.Path, e.NameOff, z.dir, z.nameColor(e, s), z.reset, esc)
+	return output.AppendColoredPath(dst, e.Path, e.NameOff, z.dir, z.nameColor(e, s.follows(e)), z.reset, esc)
 }
 
-// appendTarget appends the target of the symbolic link e, colored as the
-// file it leads to (mi, or else or, when there is none), as ls -l does.
+// appendTarget appends the target of the symbolic link e, colored as
+// bfs 4.1 colors it (-ls, -printf's %l): as a path to the file it leads
+// to. When the link dangles, the longest part of the target that exists
+// is colored as a path to what it names, and the rest, from the first
+// component that is not there, in mi (or else or): "dir/" in di, then
+// "gone/x" in mi; "file" in its color, then "/x" in mi.
 func (z *colorizer) appendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
-	split := 0
-	for i := len(target) - 2; i >= 0; i-- {
-		if target[i] == '/' {
-			split = i + 1
-			break
+	if st, err := e.Stat(); err == nil {
+		split := baseOff(target)
+		color := z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+		return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
+	}
+	k := z.existing(e, target)
+	if k > 0 {
+		prefix := target[:k]
+		split := baseOff(prefix)
+		if prefix[k-1] == '/' {
+			split = k // a directory, with its slash
+		}
+		var color []byte
+		if split < k {
+			var st unix.Stat_t
+			if err := z.statAt(e, prefix, &st); err != nil {
+				color = z.missing()
+			} else {
+				color = z.pick(prefix[split:], walker.TypeOf(st.Mode), &st, func() bool { return false })
+			}
+		}
+		dst = output.AppendColoredPath(dst, prefix, split, z.dir, color, z.reset, esc)
+	}
+	return output.AppendColoredPath(dst, target[k:], 0, nil, z.missing(), z.reset, esc)
+}
+
+// AppendPath is printf.Colors's: path, whose last component is e's
+// name, with path[:split] in the directory color and the rest in e's.
+func (z *colorizer) AppendPath(dst []byte, e *walker.Entry, follow bool, path []byte, split int, esc func(dst, text []byte) []byte) []byte {
+	return output.AppendColoredPath(dst, path, split, z.dir, z.nameColor(e, follow), z.reset, esc)
+}
+
+// AppendDir is printf.Colors's: text in the directory color.
+func (z *colorizer) AppendDir(dst, text []byte, esc func(dst, text []byte) []byte) []byte {
+	return output.AppendColoredPath(dst, text, 0, z.dir, z.dir, z.reset, esc)
+}
+
+// AppendTarget is printf.Colors's: appendTarget.
+func (z *colorizer) AppendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
+	return z.appendTarget(dst, e, target, esc)
+}
+
+// baseOff is where the last component of path starts: after the last
+// '/' that is not the final byte.
+func baseOff(path []byte) int {
+	for i := len(path) - 2; i >= 0; i-- {
+		if path[i] == '/' {
+			return i + 1
 		}
 	}
-	var color []byte
-	if st, err := e.Stat(); err != nil {
-		color = z.missing()
-	} else {
-		color = z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+	return 0
+}
+
+// existing returns the length of the longest leading part of the
+// dangling link e's target that names a file: the whole target less
+// trailing slashes or last components, taken off one at a time.
+func (z *colorizer) existing(e *walker.Entry, target []byte) int {
+	k := len(target)
+	for k > 0 {
+		if z.accessAt(e, target[:k]) == nil {
+			break
+		}
+		if target[k-1] == '/' {
+			for k > 0 && target[k-1] == '/' {
+				k--
+			}
+			continue
+		}
+		for k > 0 && target[k-1] != '/' {
+			k--
+		}
 	}
-	return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
+	return k
+}
+
+// atPath returns the descriptor and name that reach path, a link
+// target, from the directory holding the link e: through the
+// directory's descriptor, so that a path longer than PATH_MAX works,
+// or joined to the link's leading directories for a starting point.
+func atPath(e *walker.Entry, path []byte) (int, string) {
+	fd := e.DirFD()
+	if path[0] == '/' {
+		return unix.AT_FDCWD, string(path)
+	}
+	if fd == unix.AT_FDCWD {
+		return fd, string(e.Path[:e.NameOff]) + string(path)
+	}
+	return fd, string(path)
+}
+
+func (z *colorizer) accessAt(e *walker.Entry, path []byte) error {
+	fd, name := atPath(e, path)
+	for {
+		err := unix.Faccessat(fd, name, unix.F_OK, 0)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func (z *colorizer) statAt(e *walker.Entry, path []byte, st *unix.Stat_t) error {
+	fd, name := atPath(e, path)
+	for {
+		err := unix.Fstatat(fd, name, st, 0)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func colorState(t *testing.T, follow walker.Follow) (*State, func() string) {
 // its path relative to root. before, when set, runs on each entry first.
 func colorsOf(t *testing.T, root, lsColors string, follow walker.Follow, before func(*walker.Entry)) map[string]string {
 	t.Helper()
-	cz, err := newColorizer(lsColors)
+	cz, err := newColorizer(lsColors, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func colorsOf(t *testing.T, root, lsColors string, follow walker.Follow, before 
 			before(e)
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(string(e.Path), root), "/")
-		got[rel] = string(cz.nameColor(e, s))
+		got[rel] = string(cz.nameColor(e, s.follows(e)))
 		return walker.Continue
 	})
 	if err != nil {
@@ -143,8 +144,8 @@ func TestColorSelection(t *testing.T) {
 	got = colorsOf(t, filepath.Join(root, "links"), tagColors+":or=00", walker.FollowNever, nil)
 	checkColors(t, got, map[string]string{"dangling": "LN", "to_file": "LN"})
 
-	// Kinds whose key is unset take "no"; set to "00" or "", nothing
-	// (as ls: internal/lscolors's "set 00 not no").
+	// A key set to "00" or "" is unset, and so is fi= (bfs): nothing;
+	// fi's built-in "" is the "no" color.
 	got = colorsOf(t, filepath.Join(root, "basic"), tagColors+":no=NO:pi=00:fi=", walker.FollowNever, nil)
 	checkColors(t, got, map[string]string{"fifo": "", "noext": "", "x.go": "GO"})
 	got = colorsOf(t, filepath.Join(root, "basic"), "lc=:rc=:no=NO:di=DI", walker.FollowNever, nil)
@@ -193,8 +194,8 @@ func TestColorStats(t *testing.T) {
 }
 
 func TestColorParse(t *testing.T) {
-	defer func(f func() string) { lookupLSColors = f }(lookupLSColors)
-	lookupLSColors = func() string { return "di=01;34" }
+	defer func(f func(string) string) { lookupEnv = f }(lookupEnv)
+	lookupEnv = func(k string) string { return map[string]string{"LS_COLORS": "di=01;34"}[k] }
 	for _, tt := range []struct {
 		color bool
 		args  []string
@@ -263,16 +264,18 @@ func typeName(n Node) string {
 }
 
 func TestColorUnparsable(t *testing.T) {
-	defer func(f func() string) { lookupLSColors = f }(lookupLSColors)
+	defer func(f func(string) string) { lookupEnv = f }(lookupEnv)
 	for _, tt := range []struct {
 		value string
 		warns []string
 	}{
-		{"di=1:zz=2", []string{"unrecognized prefix: 'zz'", "unparsable value for LS_COLORS environment variable"}},
+		{"di=1:zz=2", nil}, // bfs ignores a key it does not know
 		{"di=^", []string{"unparsable value for LS_COLORS environment variable"}},
+		{"*.go:di=1", nil},
+		{"*.go", []string{"unparsable value for LS_COLORS environment variable"}},
 		{"di=1", nil},
 	} {
-		lookupLSColors = func() string { return tt.value }
+		lookupEnv = func(k string) string { return map[string]string{"LS_COLORS": tt.value}[k] }
 		var warns []string
 		cmd, err := Parse([]string{"."}, Config{Color: true, Warn: func(m string) { warns = append(warns, m) }})
 		if err != nil {
@@ -289,7 +292,7 @@ func TestColorUnparsable(t *testing.T) {
 }
 
 func TestColorPrintEval(t *testing.T) {
-	cz, err := newColorizer("di=34:*.go=32")
+	cz, err := newColorizer("di=34:*.go=32", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +314,7 @@ func TestColorPrintEval(t *testing.T) {
 // TestColorPrintNoAllocs: a colored -print of a regular file with no
 // suffix match, when no key needs the status, allocates nothing.
 func TestColorPrintNoAllocs(t *testing.T) {
-	cz, err := newColorizer(lscolors.Dircolors + "ex=00:su=00:sg=00")
+	cz, err := newColorizer(lscolors.Dircolors+"ex=00:su=00:sg=00", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +330,7 @@ func TestColorPrintNoAllocs(t *testing.T) {
 }
 
 func BenchmarkColorPrint(b *testing.B) {
-	cz, err := newColorizer(lscolors.Dircolors + "ex=00:su=00:sg=00")
+	cz, err := newColorizer(lscolors.Dircolors+"ex=00:su=00:sg=00", "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -366,4 +369,61 @@ func TestColorCapability(t *testing.T) {
 	checkColors(t, got, map[string]string{"capped": "CA", "plain": "FI"})
 	got = colorsOf(t, dir, cheapColors, walker.FollowNever, nil)
 	checkColors(t, got, map[string]string{"capped": "FI", "plain": "FI"})
+}
+
+// TestColorLinkTarget: a link's target is colored as a path to what it
+// leads to; a dangling one as far as it exists, the rest in mi (bfs
+// 4.1, whose bytes cmd/gfind's TestColorsAgainstBFS41 compares).
+func TestColorLinkTarget(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Mkdir(filepath.Join(dir, "dd"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "f"), nil, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "x"), nil, 0o755))
+	want := map[string]string{
+		"f/x/y":         "FIf|MI/x/y|",
+		"dd/nope/z":     "DIdd/|MInope/z|",
+		"nope/a/b":      "MInope/a/b|",
+		"/nonexistent/": "DI/|MInonexistent/|",
+		"dd//nope":      "DIdd//|MInope|",
+		"dd/../f/q":     "DIdd/../|FIf|MI/q|",
+		"x/":            "EXx|MI/|",
+		"f":             "FIf|",
+		"dd":            "DIdd|",
+		"./dd/":         "DI./dd/|",
+	}
+	i := 0
+	names := map[string]string{}
+	for target := range want {
+		name := "l" + strconv.Itoa(i)
+		i++
+		names[name] = target
+		must(os.Symlink(target, filepath.Join(dir, name)))
+	}
+	cz, err := newColorizer("lc=:rc=:ec=|:di=DI:fi=FI:ex=EX:mi=MI:or=OR", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	err = walker.Walk([]string{dir}, walker.Options{Workers: 1, MaxDepth: -1}, func(e *walker.Entry) walker.Action {
+		target, ok := names[string(e.Name())]
+		if !ok || e.Err != nil {
+			return walker.Continue
+		}
+		seen++
+		got := cz.appendTarget(nil, e, []byte(target), func(dst, text []byte) []byte { return append(dst, text...) })
+		if string(got) != want[target] {
+			t.Errorf("-> %s: %q, want %q", target, got, want[target])
+		}
+		return walker.Continue
+	})
+	must(err)
+	if seen != len(want) {
+		t.Errorf("%d links seen, want %d", seen, len(want))
+	}
 }

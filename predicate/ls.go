@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/gfind/gfind/internal/lscolors"
 	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
@@ -85,6 +86,13 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	w := n.w
 	var num [24]byte
 
+	// Colored, bfs writes the fields before the name in the "no"
+	// color, when it is set.
+	var normal []byte
+	if n.color != nil {
+		normal = n.color.c.Color(lscolors.IndNormal)
+	}
+	dst = append(dst, normal...)
 	dst = appendRight(dst, strconv.AppendUint(num[:0], st.Ino, 10), &w.inode)
 	dst = append(dst, ' ')
 	blocks := (uint64(st.Blocks)*512 + uint64(n.blockSize) - 1) / uint64(n.blockSize)
@@ -152,10 +160,19 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 			dst = appendLeftPad(dst, digits, 12)
 		}
 	}
+	if normal != nil {
+		dst = append(dst, n.color.reset...)
+	}
 	dst = append(dst, ' ')
 
+	esc := appendLsName
+	if n.color != nil && !s.Out.TTY() {
+		// Colored through a pipe, names are written as -print writes
+		// them colored (bfs); on a terminal -ls keeps GNU's escapes.
+		esc = s.Out.ColorEscape()
+	}
 	if n.color != nil {
-		dst = n.color.appendPath(dst, e, s, appendLsName)
+		dst = n.color.appendPath(dst, e, s, esc)
 	} else {
 		dst = appendLsName(dst, e.Path)
 	}
@@ -163,7 +180,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 		if target, err := e.Readlink(); err == nil {
 			dst = append(dst, " -> "...)
 			if n.color != nil {
-				dst = n.color.appendTarget(dst, e, target, appendLsName)
+				dst = n.color.appendTarget(dst, e, target, esc)
 			} else {
 				dst = appendLsName(dst, target)
 			}

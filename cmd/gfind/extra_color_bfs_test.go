@@ -17,13 +17,12 @@ import (
 // 2.6.1, bfs 4.1 (the specification) and GNU ls agree, so that bfs 2.6.1
 // can be the oracle. Left out, where 2.6.1 is older than both: suffixes
 // that differ only in case (ls 9.2 and bfs 3.0 match them exactly;
-// internal/lscolors' tests), keys set to 00 or empty, which 2.6.1
-// gives the "no" color or writes as lc 00 rc where gfind, as ls, leaves
-// the name uncolored without a sequence (the same tests), and names
+// internal/lscolors' tests), keys set to 00 or empty, where 2.6.1 and
+// 4.1 differ (4.1 is extra_color_bfs41_test.go's oracle), and names
 // with control characters, which 2.6.1 writes raw (bfs 3.0 quotes them:
 // output's TestAppendShell, extra_color_quote.txtar).
 var colorBFSCases = []string{
-	lscolors.Dircolors, // (unset, bfs has ls's built-in colors; gfind dircolors')
+	lscolors.Dircolors, // what a shell's `eval "$(dircolors -b)"` sets
 	"di=01;34:*.tar=31",
 	"*.tar=31:*.TAR=31",   // same color in two cases: any case
 	"*.gz=33:*.tar.gz=34", // the last matching suffix wins...

@@ -1,7 +1,7 @@
-// Package lscolors is LS_COLORS as GNU ls reads it: Parse turns a value
-// into Colors, the sequence for each kind of file and each name suffix,
-// and Default is dircolors' built-in database, used when LS_COLORS is
-// unset.
+// Package lscolors is LS_COLORS as bfs 4.1 reads it: Parse turns a
+// value into Colors, the sequence for each kind of file and each name
+// suffix; ParseBSD reads BSD's LSCOLORS instead, and Default is GNU
+// ls's built-in colors, used when neither is set.
 //
 // In the pipeline predicate's --color (-color) nodes pick a color for
 // each file from Colors; output writes the path in it

@@ -35,10 +35,11 @@ type Format struct {
 // fseg is one segment: literal text, then (when conv is not 0) a
 // directive with its flags.
 type fseg struct {
-	lit  []byte
-	conv byte // the directive letter; 0 for literal text only
-	aux  byte // the time letter after %A, %B, %C and %T
-	sp   spec
+	lit   []byte
+	conv  byte // the directive letter; 0 for literal text only
+	aux   byte // the time letter after %A, %B, %C and %T
+	sp    spec
+	plain bool // no flags, width or precision: colored under -color
 }
 
 // Directive letters GNU find knows: one byte, or two for the time
@@ -121,7 +122,7 @@ func Compile(format string) (*Format, []string, error) {
 					// the final '%': "%%" is "%", "%5%" is "%5".
 					f.addLit(b[segstart:pos])
 				} else {
-					seg := fseg{lit: clone(b[segstart:i]), conv: c, sp: parseSpec(b[i+1 : pos])}
+					seg := fseg{lit: clone(b[segstart:i]), conv: c, sp: parseSpec(b[i+1 : pos]), plain: pos == i+1}
 					if n == 2 {
 						seg.aux = b[pos+1]
 					}
@@ -239,6 +240,25 @@ type Env struct {
 	// FSType names the file system holding the file (%F); nil prints
 	// "unknown".
 	FSType func(e *walker.Entry, st *unix.Stat_t) string
+	// Color, when set (-color, on standard output), colors %p, %f, %h,
+	// %H, %P and %l as bfs 4.1 does, when they have no flags, width or
+	// precision.
+	Color Colors
+}
+
+// Colors colors file names as bfs 4.1's -printf does under -color. esc
+// writes each run of text: as GNU does on a terminal ('?' for what
+// cannot be printed), otherwise $'…'-quoted when it must be, as bfs.
+type Colors interface {
+	// AppendPath appends path, which ends in e's name, with
+	// path[:split] in the directory color and the rest in e's color
+	// (follow: e's target's).
+	AppendPath(dst []byte, e *walker.Entry, follow bool, path []byte, split int, esc func(dst, text []byte) []byte) []byte
+	// AppendDir appends text in the directory color.
+	AppendDir(dst, text []byte, esc func(dst, text []byte) []byte) []byte
+	// AppendTarget appends the target of the symbolic link e, colored
+	// as a path to what it leads to, its missing part in mi.
+	AppendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte
 }
 
 // ErrOverflow is what Append returns when a width or a precision is
@@ -272,6 +292,9 @@ func (f *Format) Append(dst []byte, e *walker.Entry, st *unix.Stat_t, env *Env, 
 
 func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, env *Env, tty bool) []byte {
 	sp := sg.sp
+	if env.Color != nil && sg.plain && strings.IndexByte("pfhHPl", sg.conv) >= 0 {
+		return sg.appendColored(dst, e, st, env, tty)
+	}
 	switch sg.conv {
 	case 'p':
 		return appendName(dst, e.Path, sp, env, tty)
@@ -386,6 +409,53 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 			return appendCString(dst, "-1.-000000010", sp)
 		}
 		return appendCString(dst, "", sp)
+	}
+	return dst
+}
+
+// appendColored is %p, %f, %h, %H, %P and %l colored as bfs 4.1 colors
+// them: a path as -print colors it (%p; %P, the part below the starting
+// point; %H for a starting point), a name in its file's color (%f), a
+// directory in the directory color (%h; %H below a starting point), and
+// a link's target as -ls colors it (%l).
+func (sg *fseg) appendColored(dst []byte, e *walker.Entry, st *unix.Stat_t, env *Env, tty bool) []byte {
+	esc := env.Style.AppendShell
+	if tty {
+		esc = env.Style.AppendTTY
+	}
+	follow := env.Follow.Follows(e.Depth)
+	switch sg.conv {
+	case 'p':
+		return env.Color.AppendPath(dst, e, follow, e.Path, e.NameOff, esc)
+	case 'f':
+		return env.Color.AppendPath(dst, e, follow, baseName(e.Path), 0, esc)
+	case 'h':
+		return env.Color.AppendDir(dst, dirName(e.Path), esc)
+	case 'H':
+		if e.Depth == 0 {
+			return env.Color.AppendPath(dst, e, follow, e.Path, e.NameOff, esc)
+		}
+		return env.Color.AppendDir(dst, e.Path[:entryRootLen(e, env)], esc)
+	case 'P':
+		if e.Depth == 0 {
+			return dst
+		}
+		rest := e.Path[entryRootLen(e, env):]
+		if len(rest) > 0 && rest[0] == '/' {
+			rest = rest[1:]
+		}
+		split := lastSlash(rest) + 1
+		return env.Color.AppendPath(dst, e, follow, rest, split, esc)
+	case 'l':
+		if fileMode(e, st)&unix.S_IFMT != unix.S_IFLNK {
+			return dst
+		}
+		target, err := e.Readlink()
+		if err != nil {
+			reportFile(env, e, err)
+			return dst
+		}
+		return env.Color.AppendTarget(dst, e, target, esc)
 	}
 	return dst
 }

@@ -68,7 +68,7 @@ function __gfind_own_takes
 end
 complete -c gfind -s j -l threads -x -d 'Use N worker goroutines'
 complete -c gfind -s s -l sort -d 'Visit each directory\'s entries in name order, depth first'
-complete -c gfind -l color -x -a 'auto always never' -d 'Color names as ls does, from LS_COLORS'
+complete -c gfind -l color -x -a 'auto always never' -d 'Color names as bfs does, from LS_COLORS or LSCOLORS'
 complete -c gfind -l dry-run -d 'Make -delete print what it would unlink'
 complete -c gfind -l json -d 'Print JSON lines instead of names'
 complete -c gfind -l quiet-errors -d 'Do not report permission errors, but still exit 1 for them'

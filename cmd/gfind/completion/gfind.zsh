@@ -33,7 +33,7 @@ done
 own=(
   '(-j --threads)'{-j+,--threads=}'[use N worker goroutines]:N:'
   '(-s --sort)'{-s,--sort}'[visit each directory'\''s entries in name order, depth first]'
-  '--color=-[color names as ls does, from LS_COLORS]::WHEN:(auto always never)'
+  '--color=-[color names as bfs does, from LS_COLORS or LSCOLORS]::WHEN:(auto always never)'
   '--dry-run[make -delete print what it would unlink]'
   '--json[print JSON lines instead of names]'
   '--quiet-errors[do not report permission errors, but still exit 1 for them]'
