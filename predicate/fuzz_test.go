@@ -182,6 +182,9 @@ func parseSeeds() [][]string {
 	for _, s := range ownerTests {
 		seeds = append(seeds, []string{s.op, s.arg})
 	}
+	for _, s := range idNumTests {
+		seeds = append(seeds, []string{"-uid", s.arg}, []string{"-inum", s.arg})
+	}
 	for _, s := range regexErrTests {
 		args := []string{s.op, s.pat}
 		if s.typ != "" {

@@ -278,6 +278,7 @@ type relResult int
 const (
 	relOK relResult = iota
 	relInvalid
+	relNaN // strtod read a NaN ("nan", "-NAN", "nan(1)")
 	relOverflow
 )
 
@@ -296,9 +297,13 @@ func relativeTimestamp(arg string, origin tspec, perUnit float64) (cmpKind, tspe
 		kind, num = cmpGT, arg[1:]
 	}
 	offset, ok := cStrtod(num)
-	if !ok || math.IsNaN(offset) {
-		// GNU find dies on an assertion for NaN; an error is kinder.
+	switch {
+	case !ok:
 		return kind, tspec{}, num, relInvalid
+	case math.IsNaN(offset):
+		// GNU 4.9 died on an assertion here; 4.10 reports it (bug
+		// 64717), quoting the number without its sign.
+		return kind, tspec{}, num, relNaN
 	}
 	product := offset * perUnit
 	var whole, frac float64
@@ -476,6 +481,8 @@ func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units s
 	switch res {
 	case relInvalid:
 		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	case relNaN:
+		return p.errorf("invalid not-a-number argument: `%s'", num)
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s %s to a number of seconds", num, units)
 	}
@@ -494,6 +501,8 @@ func parseUsed(p *parser, op string) error {
 	switch res {
 	case relInvalid:
 		return p.errorf("Invalid argument %s to -used", arg)
+	case relNaN:
+		return p.errorf("invalid not-a-number argument: `%s'", num)
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s days to a number of seconds", num)
 	}

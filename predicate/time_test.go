@@ -289,7 +289,7 @@ func TestNewer(t *testing.T) {
 	}
 }
 
-// timeErrTests: GNU find 4.9's messages (LC_ALL=C find . ARGS), without
+// timeErrTests: GNU find 4.11's messages (LC_ALL=C find . ARGS), without
 // "find: ".
 var timeErrTests = []struct {
 	args    []string
@@ -303,7 +303,21 @@ var timeErrTests = []struct {
 	{[]string{"-mtime", "1e-320"}, "invalid argument `1e-320' to `-mtime'"},
 	{[]string{"-mtime", "1e309"}, "invalid argument `1e309' to `-mtime'"},
 	{[]string{"-mtime", "infin"}, "invalid argument `infin' to `-mtime'"},
-	{[]string{"-mtime", "nan"}, "invalid argument `nan' to `-mtime'"}, // GNU aborts on an assertion
+	// A NaN: GNU 4.9 aborted on an assertion; 4.10 quotes the number
+	// without its sign.
+	{[]string{"-mtime", "nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-mtime", "-NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-mtime", "+nan(1)"}, "invalid not-a-number argument: `nan(1)'"},
+	{[]string{"-mmin", "+nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-amin", "NAN"}, "invalid not-a-number argument: `NAN'"},
+	{[]string{"-cmin", "-nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-atime", "nan()"}, "invalid not-a-number argument: `nan()'"},
+	{[]string{"-ctime", "NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-used", "NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-used", "-nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-mtime", "nanx"}, "invalid argument `nanx' to `-mtime'"},
+	{[]string{"-mtime", "--nan"}, "invalid not-a-number argument: `-nan'"},
+	{[]string{"-mtime", "+ nan"}, "invalid not-a-number argument: ` nan'"},
 	{[]string{"-mmin", "x"}, "invalid argument `x' to `-mmin'"},
 	{[]string{"-atime", ",5"}, "invalid argument `,5' to `-atime'"},
 	{[]string{"-mtime", "--1e15"}, "arithmetic overflow while converting -1e15 days to a number of seconds"},
