@@ -167,6 +167,9 @@ func parseSeeds() [][]string {
 	for _, s := range execParseTests {
 		seeds = append(seeds, parseArgs(s.args))
 	}
+	for _, s := range parseWarnTests {
+		seeds = append(seeds, parseArgs(s.args))
+	}
 	for _, s := range slices.Concat(linkParseTests, regexParseTests) {
 		seeds = append(seeds, parseArgs(s.args))
 	}

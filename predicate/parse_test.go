@@ -135,19 +135,37 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
+// nameWarning is GNU's warning about a -name or -iname pattern with a
+// '/', which suggests -wholename or -iwholename (alt).
+func nameWarning(op, alt string) string {
+	return "'" + op + "' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '" + alt + "'?"
+}
+
+// parseWarnTests are command lines (after ".") and the warnings they
+// give, with warnings on or off (GNU 4.11's).
+var parseWarnTests = []struct {
+	args     string
+	warnings bool
+	want     []string
+}{
+	{"-name a/b", true, []string{nameWarning("-name", "-wholename")}},
+	{"-name a/b", false, nil},
+	{"-nowarn -name a/b", true, nil},
+	{"-warn -name a/b", false, []string{nameWarning("-name", "-wholename")}},
+	{"-iname a/b", true, []string{nameWarning("-iname", "-iwholename")}},
+	// "/" is the root directory's name (GNU 4.10, bug 62227); any other
+	// pattern with a '/' still warns.
+	{"-name /", true, nil},
+	{"-iname /", true, nil},
+	{"-name //", true, []string{nameWarning("-name", "-wholename")}},
+	{"-name */", true, []string{nameWarning("-name", "-wholename")}},
+	{"-iname /*", true, []string{nameWarning("-iname", "-iwholename")}},
+	{"-name x -maxdepth 1", true, []string{"you have specified the global option -maxdepth after the argument -name, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
+	{"-wholename a/", false, []string{"-wholename a/ will not match anything because it ends with /."}},
+}
+
 func TestParseWarnings(t *testing.T) {
-	tests := []struct {
-		args     string
-		warnings bool
-		want     []string
-	}{
-		{"-name a/b", true, []string{"'-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"}},
-		{"-name a/b", false, nil},
-		{"-nowarn -name a/b", true, nil},
-		{"-warn -name a/b", false, []string{"'-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"}},
-		{"-name x -maxdepth 1", true, []string{"you have specified the global option -maxdepth after the argument -name, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
-		{"-wholename a/", false, []string{"-wholename a/ will not match anything because it ends with /."}},
-	}
+	tests := parseWarnTests
 	for _, tt := range tests {
 		var got []string
 		_, err := Parse(append([]string{"."}, parseArgs(tt.args)...), Config{Warnings: tt.warnings, Warn: func(s string) { got = append(got, s) }})

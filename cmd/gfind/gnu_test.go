@@ -327,6 +327,14 @@ var gnuCases = []gnuCase{
 	{args: ". -user nosuchuser.gfind", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: 'nosuchuser.gfind'"}, code: 1}},
 	{args: ". -group 12x", gnu411: &gnu411{stderr: []string{"find: invalid group name or GID argument to -group: '12x'"}, code: 1}},
 	{args: ". -user -1", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: '-1'"}, code: 1}},
+	// GNU 4.10 and 4.11: -name / matches the root directory without the
+	// "basenames only" warning (bug 62227); other patterns with a '/'
+	// still warn, -iname's suggesting -iwholename.
+	{args: "/ -maxdepth 0 -warn -name /", gnu411: &gnu411{stdout: []string{"/"}}},
+	{args: "/ -maxdepth 0 -warn -iname /", gnu411: &gnu411{stdout: []string{"/"}}},
+	{args: "/ -maxdepth 0 -warn -name //"},
+	{args: ". -maxdepth 0 -warn -name */"},
+	{args: ". -maxdepth 0 -warn -iname a/"},
 }
 
 // TestAgainstGNU runs GNU find and gfind with the same arguments in the
