@@ -67,14 +67,26 @@ func compareCase(t *testing.T, dir string, nobody bool, gnu, gfind string, c gnu
 }
 
 // compareFinds411 is compareFinds for a row where GNU 4.9 differs from
-// GNU 4.11. With 4.11 as the reference (testtool.GNURef) the row is an
-// ordinary one, and the result it states must be 4.11's too, so that the
-// statements stay true; with 4.9, gfind, in parallel mode and with -j1,
-// must give the result stated, in any order, and 4.9 must differ from
-// it (a 4.9 that agrees means the row needs no mark).
+// GNU 4.11 (compareStated).
 func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, want *gnu411) {
+	compareStated(t, func(prog, name string, args []string) findResult {
+		return runFind(t, dir, nobody, prog, name, args)
+	}, gnu, gfind, args, want)
+}
+
+// A runner runs prog (argv[0] name) with args the way a test table's
+// rows are run: in its tree, with its environment.
+type runner func(prog, name string, args []string) findResult
+
+// compareStated compares a row that states GNU 4.11's result. With 4.11
+// as the reference (testtool.GNURef) the row is an ordinary one, and the
+// result it states must be 4.11's too, so that the statements stay
+// true; with 4.9, gfind, in parallel mode and with -j1, must give the
+// result stated, in any order, and 4.9 must differ from it (a 4.9 that
+// agrees means the row needs no mark).
+func compareStated(t *testing.T, run runner, gnu, gfind string, args []string, want *gnu411) {
 	w := want.result()
-	g := runFind(t, dir, nobody, gnu, "find", args)
+	g := run(gnu, "find", args)
 	same := slices.Equal(sortedLines(g.stdout), sortedLines(w.stdout)) &&
 		slices.Equal(normErr(g.stderr), normErr(w.stderr)) && g.code == w.code
 	v := testtool.GNUVersion()
@@ -82,7 +94,7 @@ func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, a
 		if !same {
 			t.Errorf("GNU find %s does not give the result the row states: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
 		}
-		compareFinds(t, dir, nobody, gnu, gfind, args, false)
+		compareRuns(t, run, gnu, gfind, args, false)
 		return
 	}
 	if gnuMode() {
@@ -93,8 +105,8 @@ func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, a
 	} else {
 		t.Logf("GNU find %s differs, as expected: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
 	}
-	compare(t, "sorted, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", args), true)
-	compare(t, "-j1, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...)), true)
+	compare(t, "sorted, as GNU "+testtool.RefVersion, w, run(gfind, "gfind", args), true)
+	compare(t, "-j1, as GNU "+testtool.RefVersion, w, run(gfind, "gfind", append([]string{"-j1"}, args...)), true)
 }
 
 // sortedLines returns the lines of s, sorted.
@@ -388,13 +400,20 @@ func TestAgainstGNUAsNobody(t *testing.T) {
 // compareFinds runs GNU find and gfind, in parallel mode and with -j1,
 // and reports every difference.
 func compareFinds(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, serialOnly bool) {
-	want := runFind(t, dir, nobody, gnu, "find", args)
+	compareRuns(t, func(prog, name string, args []string) findResult {
+		return runFind(t, dir, nobody, prog, name, args)
+	}, gnu, gfind, args, serialOnly)
+}
+
+// compareRuns is compareFinds with the rows' own runner.
+func compareRuns(t *testing.T, run runner, gnu, gfind string, args []string, serialOnly bool) {
+	want := run(gnu, "find", args)
 	t.Logf("GNU find: %d bytes of stdout, stderr %q, exit status %d", len(want.stdout), want.stderr, want.code)
 	if !serialOnly {
-		got := runFind(t, dir, nobody, gfind, "gfind", args)
+		got := run(gfind, "gfind", args)
 		compare(t, "sorted", want, got, true)
 	}
-	got := runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...))
+	got := run(gfind, "gfind", append([]string{"-j1"}, args...))
 	compare(t, "-j1", want, got, false)
 }
 
