@@ -188,7 +188,7 @@ func parseSeeds() [][]string {
 	for _, s := range idNumTests {
 		seeds = append(seeds, []string{"-uid", s.arg}, []string{"-inum", s.arg})
 	}
-	for _, s := range regexErrTests {
+	for _, s := range slices.Concat(regexErrTests, regexErrTests411) {
 		args := []string{s.op, s.pat}
 		if s.typ != "" {
 			args = append([]string{"-regextype", s.typ}, args...)

@@ -347,6 +347,21 @@ var gnuCases = []gnuCase{
 	{args: "/ -maxdepth 0 -warn -name //"},
 	{args: ". -maxdepth 0 -warn -name */"},
 	{args: ". -maxdepth 0 -warn -iname a/"},
+	// GNU 4.11: -regex without -regextype, and with findutils-default or
+	// emacs, has classes and \{ \} intervals (gnulib's RE_SYNTAX_EMACS;
+	// 4.9's had neither), and "---" in a list is one '-' (gnulib, where
+	// 4.9's glibc said "Invalid range end").
+	{args: "basic -regex 'basic/k102[[:digit:]]'", gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
+	{args: `basic -regextype emacs -regex 'basic/k1\{1\}02.*'`, gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
+	{args: `basic -regextype findutils-default -iregex '.*/[[:upper:]]\.txt'`, gnu411: &gnu411{stdout: []string{"basic/a/a.txt", "basic/a/A.TXT", "basic/a/b/b.txt"}}},
+	{args: `basic -regex '.*k\{1'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*k\{1': Unmatched \{`}, code: 1}},
+	{args: `basic -iregex 'a\{1'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression 'a\{1': Unmatched \{`}, code: 1}},
+	{args: "basic -regex '.*[[:nope:]]'", gnu411: &gnu411{stderr: []string{"find: failed to compile regular expression '.*[[:nope:]]': Invalid character class name"}, code: 1}},
+	{args: `basic -regextype emacs -regex '.*a\{2,1\}'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*a\{2,1\}': Invalid content of \{\}`}, code: 1}},
+	{args: `basic -regex '.*\{'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*\{': Unmatched \{`}, code: 1}},
+	{args: `basic -maxdepth 1 -regextype posix-extended -regex 'basic/[y---]\.go'`, gnu411: &gnu411{stdout: []string{"basic/y.go"}}},
+	{args: "basic -regex 'basic/k102{1}'"},
+	{args: "basic -regextype posix-basic -regex '.*[a--]'"},
 }
 
 // TestAgainstGNU runs GNU find and gfind with the same arguments in the
