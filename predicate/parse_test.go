@@ -162,11 +162,25 @@ var parseWarnTests = []struct {
 	{"-iname /*", true, []string{nameWarning("-iname", "-iwholename")}},
 	{"-name x -maxdepth 1", true, []string{"you have specified the global option -maxdepth after the argument -name, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
 	{"-wholename a/", false, []string{"-wholename a/ will not match anything because it ends with /."}},
+	// GNU 4.11 warns of each operator spelled with a dash, as it looks
+	// the name up (before the primary's own warnings), even with
+	// -nowarn; the words, -not and -a, are fine.
+	{"-! -false", false, []string{dashWarning("-!")}},
+	{"-( -true -) -, -false", false, []string{dashWarning("-("), dashWarning("-)"), dashWarning("-,")}},
+	{"-nowarn -! -! -true", true, []string{dashWarning("-!"), dashWarning("-!")}},
+	{"-warn -name a/b -! -false", false, []string{nameWarning("-name", "-wholename"), dashWarning("-!")}},
+	{"-! -maxdepth 1", true, []string{dashWarning("-!"), "you have specified the global option -maxdepth after the argument -!, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
+	{"-not -false -a -true -o ! -false , -true", true, nil},
+}
+
+// dashWarning is GNU 4.11's warning about an operator spelled with a
+// leading dash.
+func dashWarning(op string) string {
+	return "operator '" + op + "' (with leading dash '-') will no longer be accepted in future findutils releases!"
 }
 
 func TestParseWarnings(t *testing.T) {
-	tests := parseWarnTests
-	for _, tt := range tests {
+	for _, tt := range parseWarnTests {
 		var got []string
 		_, err := Parse(append([]string{"."}, parseArgs(tt.args)...), Config{Warnings: tt.warnings, Warn: func(s string) { got = append(got, s) }})
 		if err != nil {

@@ -362,7 +362,25 @@ var gnuCases = []gnuCase{
 	{args: `basic -maxdepth 1 -regextype posix-extended -regex 'basic/[y---]\.go'`, gnu411: &gnu411{stdout: []string{"basic/y.go"}}},
 	{args: "basic -regex 'basic/k102{1}'"},
 	{args: "basic -regextype posix-basic -regex '.*[a--]'"},
+	// GNU 4.11 warns of each of the operators ( ) ! , spelled with a
+	// leading dash, as it meets it, whatever -nowarn says.
+	{args: "basic -maxdepth 0 -! -false", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{dashWarning("-!")}}},
+	{args: "basic -maxdepth 0 -nowarn -( -true -) -, -false", gnu411: &gnu411{stderr: []string{dashWarning("-("), dashWarning("-)"), dashWarning("-,")}}},
+	{args: "basic -maxdepth 0 -warn -name a/b -o -! -name a/b", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{nameWarning, dashWarning("-!"), nameWarning}}},
+	{args: "basic -warn -! -maxdepth 0 -false", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: warning: you have specified the global option -maxdepth after the argument -!, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}}},
+	{args: "basic -maxdepth 0 -true -o -! -nosuch", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: unknown predicate `-nosuch'"}, code: 1}},
+	{args: "basic -( -print", gnu411: &gnu411{stderr: []string{dashWarning("-("), "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."}, code: 1}},
+	{args: "basic -maxdepth 0 --!"},
 }
+
+// dashWarning is GNU 4.11's warning about op, an operator spelled with
+// a leading dash.
+func dashWarning(op string) string {
+	return "find: warning: operator '" + op + "' (with leading dash '-') will no longer be accepted in future findutils releases!"
+}
+
+// nameWarning is GNU's warning about -name a/b.
+const nameWarning = "find: warning: '-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"
 
 // TestAgainstGNU runs GNU find and gfind with the same arguments in the
 // same tree and requires the same sorted stdout, sorted stderr (after the
