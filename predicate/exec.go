@@ -132,7 +132,7 @@ func parseExec(p *parser, op string) error {
 				// which whoever can write to the tree chooses. GNU 4.9
 				// meant to refuse this but its test never fired (it
 				// compared the index in the whole argv with 0); GNU
-				// 4.10 refuses any {} in the command's name.
+				// 4.11 refuses any {} in the command's name.
 				return p.errorf("You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.")
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/gfind/gfind/output"
+	"golang.org/x/sys/unix"
 )
 
 // parseFiles0From is -files0-from FILE. GNU's parse_files0_from inserts
@@ -38,16 +39,17 @@ type rootList struct {
 // input), or returns GNU's error. GNU opens the list once the whole
 // command line has been parsed, and reads it as it walks.
 func (p *parser) openRootList() (*rootList, error) {
+	// -ok and -okdir read their answers from standard input, which the
+	// list must then not be (GNU 4.11's words; 4.9 had others).
+	asks := false
+	for _, t := range p.toks {
+		if e, ok := t.node.(*execNode); ok && e.ask {
+			asks = true
+		}
+	}
 	if p.files0 == "-" {
-		for _, t := range p.toks {
-			if t.node == nil {
-				continue
-			}
-			if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
-				// GNU's message ends in a newline of its own, before
-				// error()'s: a blank line follows it.
-				return nil, p.errorf("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n")
-			}
+		if asks {
+			return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input")
 		}
 		// GNU names standard input "(standard input)" in its messages.
 		return &rootList{r: bufio.NewReader(os.Stdin), shown: p.quote("(standard input)")}, nil
@@ -55,6 +57,15 @@ func (p *parser) openRootList() (*rootList, error) {
 	f, err := os.Open(p.files0)
 	if err != nil {
 		return nil, p.errorf("cannot open %s for reading: %s", p.quote(p.files0), output.Strerror(unwrapPathError(err)))
+	}
+	if asks {
+		// /dev/stdin, or a file that standard input is redirected
+		// from: the same file, by device and inode, as GNU checks.
+		var st, in unix.Stat_t
+		if unix.Fstat(int(f.Fd()), &st) == nil && unix.Fstat(0, &in) == nil && st.Dev == in.Dev && st.Ino == in.Ino {
+			f.Close()
+			return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file (%s) used for -files0-from appears to refer to the same file as the standard input", p.quote(p.files0))
+		}
 	}
 	return &rootList{r: bufio.NewReader(f), f: f, shown: p.quote(p.files0)}, nil
 }

@@ -335,7 +335,11 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 		return nil, p.errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", t.name)
 	case tokClose:
 		switch {
-		case prev != nil && (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
+		case prev == nil:
+			// Only -files0-from can leave a user's ")" first: it
+			// inserts no predicate ("find -files0-from F ) -print").
+			return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", t.name)
+		case (prev.kind == tokNot || prev.kind == tokBinary) && !t.artificial:
 			return nil, p.errorf("expected an expression between '%s' and ')'", prev.name)
 		case t.artificial && prev != nil:
 			return nil, p.errorf("expected an expression after '%s'", prev.name)
@@ -363,6 +367,12 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 		}
 		p.pos++
 		if p.toks[p.pos].kind == tokClose {
+			if t.artificial {
+				// The "(" is the one GNU puts around the user's
+				// expression, which starts with ")" ("find
+				// -files0-from F )").
+				return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", p.toks[p.pos].name)
+			}
 			return nil, p.errorf("invalid expression; empty parentheses are not allowed.")
 		}
 		var err error

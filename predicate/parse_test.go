@@ -11,7 +11,7 @@ import (
 )
 
 // parseTests: want is the parsed expression as Args renders it, wantErr
-// GNU find 4.9's message (without "find: "), checked by running
+// GNU find's message (without "find: "), checked by running
 // LC_ALL=C find . -maxdepth 0 ARGS.
 var parseTests = []struct {
 	args    string // separated by spaces
@@ -67,6 +67,10 @@ var parseTests = []struct {
 	{"-o -name x", "", "invalid expression; you have used a binary operator '-o' with nothing before it."},
 	{"( ! )", "", "expected an expression between '!' and ')'"},
 	{"( -true -o )", "", "expected an expression between '-o' and ')'"},
+	// -files0-from inserts no predicate, so a ")" can come first.
+	{"-files0-from /dev/null ) -print", "", "invalid expression: expected expression before closing parentheses ')'."},
+	{"-files0-from /dev/null )", "", "invalid expression: expected expression before closing parentheses ')'."},
+	{"-files0-from /dev/null ( )", "", "invalid expression; empty parentheses are not allowed."},
 }
 
 func parseArgs(s string) []string {

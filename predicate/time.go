@@ -544,7 +544,8 @@ func parseNewerXY(p *parser, op string) error {
 		return p.errorf("invalid predicate `%s'", op)
 	}
 	if p.i >= len(p.args) {
-		return p.errorf("The %s test needs an argument", p.quote(op))
+		// GNU 4.11's words; 4.9 said "needs an argument".
+		return p.errorf("The %s test needs to be followed by an argument", p.quote(op))
 	}
 	arg := p.args[p.i]
 	p.i++

@@ -371,6 +371,10 @@ var gnuCases = []gnuCase{
 	{args: "basic -maxdepth 0 -true -o -! -nosuch", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: unknown predicate `-nosuch'"}, code: 1}},
 	{args: "basic -( -print", gnu411: &gnu411{stderr: []string{dashWarning("-("), "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."}, code: 1}},
 	{args: "basic -maxdepth 0 --!"},
+	// GNU 4.9 and 4.11: a ")" first, which only -files0-from allows.
+	{args: "-files0-from /dev/null ) -print"},
+	{args: "-files0-from /dev/null )"},
+	{args: "-files0-from /dev/null -) -print", gnu411: &gnu411{stderr: []string{dashWarning("-)"), "find: invalid expression: expected expression before closing parentheses '-)'."}, code: 1}},
 }
 
 // dashWarning is GNU 4.11's warning about op, an operator spelled with
