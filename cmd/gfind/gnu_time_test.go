@@ -250,7 +250,8 @@ var gnuTimeDayCases = []gnuCase{
 	{args: ". -mtime x"},
 	{args: ". -mtime ''"},
 	{args: ". -mtime 1x"},
-	{args: ". -mtime 1e-320"},
+	{args: ". -mtime 1e-320 -false", gnu411: &gnu411{}}, // a subnormal: GNU 4.9 refused it, 4.11 takes it
+	{args: ". -used -4.9e-324 -false", gnu411: &gnu411{}},
 	{args: ". -mtime 1e309"},
 	{args: ". -mtime --1e15"},
 	{args: ". -mtime --inf"},
