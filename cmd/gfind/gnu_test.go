@@ -347,10 +347,10 @@ var gnuCases = []gnuCase{
 	{args: "/ -maxdepth 0 -warn -name //"},
 	{args: ". -maxdepth 0 -warn -name */"},
 	{args: ". -maxdepth 0 -warn -iname a/"},
-	// GNU 4.11: -regex without -regextype, and with findutils-default or
-	// emacs, has classes and \{ \} intervals (gnulib's RE_SYNTAX_EMACS;
-	// 4.9's had neither), and "---" in a list is one '-' (gnulib, where
-	// 4.9's glibc said "Invalid range end").
+	// GNU 4.10 and 4.11: -regex without -regextype, and with
+	// findutils-default or emacs, has classes and \{ \} intervals (4.11's
+	// gnulib RE_SYNTAX_EMACS; 4.9's had neither), and "---" in a list is
+	// one '-' (gnulib, where 4.9's glibc said "Invalid range end").
 	{args: "basic -regex 'basic/k102[[:digit:]]'", gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
 	{args: `basic -regextype emacs -regex 'basic/k1\{1\}02.*'`, gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
 	{args: `basic -regextype findutils-default -iregex '.*/[[:upper:]]\.txt'`, gnu411: &gnu411{stdout: []string{"basic/a/a.txt", "basic/a/A.TXT", "basic/a/b/b.txt"}}},
@@ -362,8 +362,8 @@ var gnuCases = []gnuCase{
 	{args: `basic -maxdepth 1 -regextype posix-extended -regex 'basic/[y---]\.go'`, gnu411: &gnu411{stdout: []string{"basic/y.go"}}},
 	{args: "basic -regex 'basic/k102{1}'"},
 	{args: "basic -regextype posix-basic -regex '.*[a--]'"},
-	// GNU 4.11 warns of each of the operators ( ) ! , spelled with a
-	// leading dash, as it meets it, whatever -nowarn says.
+	// GNU 4.10 and 4.11: 4.11 warns of each of the operators ( ) ! ,
+	// spelled with a leading dash, as it meets it, whatever -nowarn says.
 	{args: "basic -maxdepth 0 -! -false", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{dashWarning("-!")}}},
 	{args: "basic -maxdepth 0 -nowarn -( -true -) -, -false", gnu411: &gnu411{stderr: []string{dashWarning("-("), dashWarning("-)"), dashWarning("-,")}}},
 	{args: "basic -maxdepth 0 -warn -name a/b -o -! -name a/b", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{nameWarning, dashWarning("-!"), nameWarning}}},
@@ -371,7 +371,8 @@ var gnuCases = []gnuCase{
 	{args: "basic -maxdepth 0 -true -o -! -nosuch", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: unknown predicate `-nosuch'"}, code: 1}},
 	{args: "basic -( -print", gnu411: &gnu411{stderr: []string{dashWarning("-("), "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."}, code: 1}},
 	{args: "basic -maxdepth 0 --!"},
-	// GNU 4.9 and 4.11: a ")" first, which only -files0-from allows.
+	// GNU 4.10 and 4.11, as 4.9: a ")" first, which only -files0-from
+	// allows, is "expected expression before closing parentheses".
 	{args: "-files0-from /dev/null ) -print"},
 	{args: "-files0-from /dev/null )"},
 	{args: "-files0-from /dev/null -) -print", gnu411: &gnu411{stderr: []string{dashWarning("-)"), "find: invalid expression: expected expression before closing parentheses '-)'."}, code: 1}},
