@@ -114,28 +114,26 @@ func parseExec(p *parser, op string) error {
 		}
 	}
 	start, end := p.i, p.i
-	sawBraces, braces, braceArg := false, 0, ""
+	// A '+' ends the command only right after an argument that is
+	// exactly {} (GNU 4.11, bug 66365, as POSIX says): in "echo x{} +"
+	// the '+' is an argument, and the command goes on to a ';'.
+	sawBraces, braces := false, 0
 	for ; end < len(p.args) && p.args[end] != ";"; end++ {
 		a := p.args[end]
 		if !n.ask && sawBraces && a == "+" {
 			n.multi = true
 			break
 		}
-		sawBraces = false
+		sawBraces = a == "{}"
 		if strings.Contains(a, "{}") {
-			sawBraces, braceArg = true, a
 			braces++
 			if end == start && n.inDir {
 				// The command would be whatever file the walk found,
 				// which whoever can write to the tree chooses. GNU 4.9
-				// means to refuse this but its test never fires (it
-				// compares the index in the whole argv with 0) and runs
-				// ./NAME; GNU 4.10 fixed the test (start == end) and
-				// refuses any {} in the command name with this message.
-				return &ParseError{
-					Msg:  "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.",
-					Hint: "gfind follows GNU find 4.10's security fix here; GNU find 4.9 ran the file found as the command",
-				}
+				// meant to refuse this but its test never fired (it
+				// compared the index in the whole argv with 0); GNU
+				// 4.11 refuses any {} in the command's name.
+				return p.errorf("You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem.")
 			}
 		}
 	}
@@ -146,16 +144,16 @@ func parseExec(p *parser, op string) error {
 		return p.errorf("invalid argument `%s' to `%s'", p.args[end], op)
 	}
 	if n.multi {
-		suffix := ""
-		if op == "-execdir" {
-			suffix = "dir"
-		}
+		// The argument before the '+' is {}, so a {} anywhere else is a
+		// second one. (GNU's "In -exec ... {} + the {} must appear by
+		// itself" can no longer happen: such an argument does not end
+		// the command.)
 		if braces > 1 {
+			suffix := ""
+			if op == "-execdir" {
+				suffix = "dir"
+			}
 			return p.errorf("Only one instance of {} is supported with -exec%s ... +", suffix)
-		}
-		if braceArg != "{}" {
-			return p.errorf("In %s the %s must appear by itself, but you specified %s",
-				p.quote("-exec"+suffix+" ... {} +"), p.quote("{}"), p.quote(braceArg))
 		}
 		n.cmd = slices.Clone(p.args[start : end-1])
 	} else {

@@ -16,7 +16,7 @@ import (
 )
 
 // execParseTests: the argument lists after "." and what they parse to
-// (want, the expression's Args) or GNU find 4.9's message (wantErr).
+// (want, the expression's Args) or GNU find 4.11's message (wantErr).
 // Words are separated by single spaces.
 var execParseTests = []struct {
 	args, want, wantErr string
@@ -43,10 +43,22 @@ var execParseTests = []struct {
 	{args: "-exec echo {} {} +", wantErr: "Only one instance of {} is supported with -exec ... +"},
 	{args: "-exec {} echo {} +", wantErr: "Only one instance of {} is supported with -exec ... +"},
 	{args: "-execdir echo {} {} +", wantErr: "Only one instance of {} is supported with -execdir ... +"},
-	{args: "-exec echo {}x +", wantErr: "In '-exec ... {} +' the '{}' must appear by itself, but you specified '{}x'"},
-	{args: "-execdir echo x{} +", wantErr: "In '-execdir ... {} +' the '{}' must appear by itself, but you specified 'x{}'"},
+	// A '+' ends the command only right after an argument that is
+	// exactly {} (GNU 4.11, bug 66365; 4.9 took "x{} +" as the end and
+	// refused it with "In '-exec ... {} +' the '{}' must appear by
+	// itself").
+	{args: "-exec echo {}x +", wantErr: "missing argument to `-exec'"},
+	{args: "-execdir echo x{} +", wantErr: "missing argument to `-execdir'"},
+	{args: "-exec echo {}{} +", wantErr: "missing argument to `-exec'"},
+	{args: "-exec echo {} x{} +", wantErr: "missing argument to `-exec'"},
+	{args: "-exec echo x{} {} +", wantErr: "Only one instance of {} is supported with -exec ... +"},
+	{args: "-exec echo x{} + ;", want: "-exec echo x{} + ;"},
+	{args: "-execdir echo {}x + ;", want: "-execdir echo {}x + ;"},
+	{args: "-exec echo {} x{} + ;", want: "-exec echo {} x{} + ;"},
+	{args: "-exec echo x{} + ; -exec echo {} +", want: "-exec echo x{} + ; -a -exec echo {} +"},
 	{args: "-execdir {} ;", wantErr: "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem."},
 	{args: "-okdir ./{}.sh ;", wantErr: "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem."},
+	{args: "-execdir {}", wantErr: "You may not use {} within the utility name for -execdir and -okdir, because this is a potential security problem."},
 	{args: "-exec echo {} + ;", wantErr: "paths must precede expression: `;'"},
 }
 

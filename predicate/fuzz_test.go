@@ -167,6 +167,9 @@ func parseSeeds() [][]string {
 	for _, s := range execParseTests {
 		seeds = append(seeds, parseArgs(s.args))
 	}
+	for _, s := range parseWarnTests {
+		seeds = append(seeds, parseArgs(s.args))
+	}
 	for _, s := range slices.Concat(linkParseTests, regexParseTests) {
 		seeds = append(seeds, parseArgs(s.args))
 	}
@@ -182,7 +185,10 @@ func parseSeeds() [][]string {
 	for _, s := range ownerTests {
 		seeds = append(seeds, []string{s.op, s.arg})
 	}
-	for _, s := range regexErrTests {
+	for _, s := range idNumTests {
+		seeds = append(seeds, []string{"-uid", s.arg}, []string{"-inum", s.arg})
+	}
+	for _, s := range slices.Concat(regexErrTests, regexErrTests411) {
 		args := []string{s.op, s.pat}
 		if s.typ != "" {
 			args = append([]string{"-regextype", s.typ}, args...)

@@ -45,15 +45,9 @@ func (n *inodeNumNode) Facts() Facts {
 func (n *inodeNumNode) Args() []string { return []string{n.op, n.arg} }
 
 func parseInodeNum(p *parser, op string) error {
-	if p.i >= len(p.args) {
-		// GNU's insert_num fails without consuming anything, and the
-		// caller then complains about the primary itself.
-		return p.errorf("invalid argument `%s' to `%s'", op, op)
-	}
-	arg, _ := p.arg(op)
-	num, ok := parseNum(arg)
-	if !ok {
-		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	num, arg, err := p.numArg(op)
+	if err != nil {
+		return err
 	}
 	p.push(&inodeNumNode{op: op, arg: arg, num: num, inum: op == "-inum"})
 	return nil

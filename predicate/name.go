@@ -73,9 +73,15 @@ func parseName(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	if strings.Contains(pat, "/") && p.warnings {
+	// GNU's check_name_arg. "/" itself is the base name of the root
+	// directory, so GNU 4.10 no longer warns about it (bug 62227).
+	if strings.Contains(pat, "/") && pat != "/" && p.warnings {
+		alt := "-wholename"
+		if op == "-iname" {
+			alt = "-iwholename"
+		}
 		p.warnf("%s matches against basenames only, but the given pattern contains a directory separator (%s), thus the expression will evaluate to false all the time.  Did you mean %s?",
-			p.quote(op), p.quote("/"), p.quote("-wholename"))
+			p.quote(op), p.quote("/"), p.quote(alt))
 	}
 	p.push(&nameNode{op: op, pat: pat, g: p.glob(pat, op == "-iname")})
 	return nil

@@ -110,11 +110,11 @@ func TestNameServiceFallback(t *testing.T) {
 		// A number is a name first, for NSS too, as getpwnam is asked
 		// first by GNU find.
 		{"-user", "5555", 5555, "", []string{"user 5555"}},
-		{"-user", "nosuch", 0, "'nosuch' is not the name of a known user", []string{"user nosuch"}},
-		{"-user", "nosuch", 0, "'nosuch' is not the name of a known user", nil}, // a cached "unknown"
-		{"-group", "nosuch", 0, "'nosuch' is not the name of an existing group", []string{"group nosuch"}},
-		{"-user", "", 0, "The argument to -user should not be empty", nil},
-		{"-group", "", 0, "argument to -group is empty, but should be a group name", nil},
+		{"-user", "nosuch", 0, "invalid user name or UID argument to -user: 'nosuch'", []string{"user nosuch"}},
+		{"-user", "nosuch", 0, "invalid user name or UID argument to -user: 'nosuch'", nil}, // a cached "unknown"
+		{"-group", "nosuch", 0, "invalid group name or GID argument to -group: 'nosuch'", []string{"group nosuch"}},
+		{"-user", "", 0, "invalid user name or UID argument to -user: ''", nil},
+		{"-group", "", 0, "invalid group name or GID argument to -group: ''", nil},
 	} {
 		before := len(ns.questions())
 		cmd, err := Parse([]string{".", tt.op, tt.arg}, Config{Quote: output.StyleC.Quote})

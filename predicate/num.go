@@ -22,10 +22,8 @@ type numArg struct {
 }
 
 // parseNum parses "+N", "-N" or "N" the way GNU's get_num does: the
-// comparison sign, then xstrtoumax in base 10, which like strtoumax
-// skips leading white space and takes one more '+' (so "-+3" is "less
-// than 3" and "+ 1" is "more than 1"), but refuses a '-' and anything
-// after the digits.
+// comparison sign, then xstrtoumax (so "-+3" is "less than 3" and
+// "+ 1" is "more than 1").
 func parseNum(s string) (numArg, bool) {
 	var a numArg
 	switch {
@@ -34,17 +32,23 @@ func parseNum(s string) (numArg, bool) {
 	case strings.HasPrefix(s, "-"):
 		a.kind, s = cmpLT, s[1:]
 	}
+	n, ok := xstrtoumax(s)
+	a.n = n
+	return a, ok
+}
+
+// xstrtoumax is gnulib's xstrtoumax in base 10 with no suffixes allowed,
+// as find calls it: strtoumax, which skips leading white space and takes
+// one '+', but no '-' (which strtoumax would negate), no overflow and
+// nothing after the digits.
+func xstrtoumax(s string) (uint64, bool) {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
 	s = strings.TrimPrefix(s, "+")
 	if s == "" || s[0] < '0' || s[0] > '9' {
-		return a, false
+		return 0, false
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return a, false
-	}
-	a.n = n
-	return a, true
+	return n, err == nil
 }
 
 // match compares v with the argument.
@@ -68,4 +72,20 @@ func (a numArg) String() string {
 		prefix = "-"
 	}
 	return prefix + strconv.FormatUint(a.n, 10)
+}
+
+// numArg takes the argument of -gid, -uid, -inum or -links and parses
+// it as GNU's insert_num does. GNU 4.9 said "invalid argument `-gid' to
+// `-gid'" for a missing argument and "invalid argument `x' to `-gid'"
+// for a bad one; 4.10 gives the messages here (NEWS 4.10).
+func (p *parser) numArg(op string) (numArg, string, error) {
+	arg, err := p.arg(op)
+	if err != nil {
+		return numArg{}, "", err
+	}
+	num, ok := parseNum(arg)
+	if !ok {
+		return numArg{}, "", p.errorf("non-numeric argument to %s: %s", op, p.quote(arg))
+	}
+	return num, arg, nil
 }

@@ -116,67 +116,31 @@ func parseUser(p *parser, op string) error {
 	if group {
 		lookup = db.gid
 	}
-	if arg != "" { // the empty name is nobody's; its error follows
+	if arg != "" { // the empty name is nobody's
 		if id, ok := lookup(arg); ok {
 			p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
 			return nil
 		}
 	}
-	// Not a name: a number, as GNU takes it (digits only, then
-	// safe_atoi's range checks).
-	digits := 0
-	for digits < len(arg) && '0' <= arg[digits] && arg[digits] <= '9' {
-		digits++
-	}
-	switch {
-	case digits > 0 && digits == len(arg):
-		id, err := p.safeAtoi(arg)
-		if err != nil {
-			return err
+	// Not a name: a number, as GNU 4.10 takes it (xstrtoumax, then a
+	// check against UID_T_MAX or GID_T_MAX, both 2^32-1 on Linux). 4.9
+	// used safe_atoi, which stopped at INT_MAX, and had a message for
+	// each way a name could fail; 4.10 has one.
+	id, ok := xstrtoumax(arg)
+	if !ok || id > 1<<32-1 {
+		if group {
+			return p.errorf("invalid group name or GID argument to -group: %s", p.quote(arg))
 		}
-		p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
-		return nil
-	case !group && arg == "":
-		return p.errorf("The argument to -user should not be empty")
-	case !group:
-		return p.errorf("%s is not the name of a known user", p.quote(arg))
-	case digits > 0:
-		return p.errorf("%s is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix %s",
-			p.quote(arg), p.quote(arg[digits:]))
-	case arg == "":
-		return p.errorf("argument to -group is empty, but should be a group name")
+		return p.errorf("invalid user name or UID argument to -user: %s", p.quote(arg))
 	}
-	return p.errorf("%s is not the name of an existing group", p.quote(arg))
-}
-
-// safeAtoi converts a string of decimal digits to an id the way
-// findutils' safe_atoi does: strtol, then a check that the value fits
-// in an int. Its messages are the unquoted argument, followed by
-// strerror(ERANGE) except when strtol returned exactly LONG_MAX without
-// overflowing (GNU then prints errno 0, that is nothing).
-func (p *parser) safeAtoi(digits string) (uint32, error) {
-	v, err := strconv.ParseInt(digits, 10, 64)
-	switch {
-	case err != nil:
-		return 0, p.errorf("%s: Numerical result out of range", digits)
-	case v == 1<<63-1:
-		return 0, p.errorf("%s", digits)
-	case v > 1<<31-1:
-		return 0, p.errorf("%s: Numerical result out of range", digits)
-	}
-	return uint32(v), nil
+	p.push(&ownerNode{op: op, arg: arg, id: uint32(id), group: group})
+	return nil
 }
 
 func parseUID(p *parser, op string) error {
-	if p.i >= len(p.args) {
-		// GNU's insert_num fails without consuming anything, and the
-		// caller then complains about the primary itself.
-		return p.errorf("invalid argument `%s' to `%s'", op, op)
-	}
-	arg, _ := p.arg(op)
-	num, ok := parseNum(arg)
-	if !ok {
-		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	num, arg, err := p.numArg(op)
+	if err != nil {
+		return err
 	}
 	p.push(&idNumNode{op: op, arg: arg, num: num, group: op == "-gid"})
 	return nil

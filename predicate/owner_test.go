@@ -48,8 +48,11 @@ func withTestIDs(t *testing.T) {
 	t.Cleanup(func() { ids = old })
 }
 
-// ownerTests: the id each argument selects, or GNU find 4.9's message
+// ownerTests: the id each argument selects, or GNU find 4.11's message
 // (checked with names that do and do not exist on a Debian system).
+// GNU 4.10 reads a number as xstrtoumax does, up to UID_T_MAX or
+// GID_T_MAX, with one message for whatever is neither a name nor such a
+// number; 4.9 stopped at INT_MAX and had a message for each case.
 var ownerTests = []struct {
 	op, arg string
 	id      uint32
@@ -64,32 +67,40 @@ var ownerTests = []struct {
 	{"-user", "0042", 42, ""},
 	{"-user", "4242", 4242, ""},
 	{"-user", "2147483647", 2147483647, ""},
-	{"-user", "nosuch", 0, "'nosuch' is not the name of a known user"},
-	{"-user", "bad", 0, "'bad' is not the name of a known user"},
-	{"-user", "+nis", 0, "'+nis' is not the name of a known user"},
-	{"-user", "", 0, "The argument to -user should not be empty"},
-	{"-user", "12x", 0, "'12x' is not the name of a known user"},
-	{"-user", " 1", 0, "' 1' is not the name of a known user"},
-	{"-user", "+1", 0, "'+1' is not the name of a known user"},
-	{"-user", "-1", 0, "'-1' is not the name of a known user"},
-	{"-user", "0x10", 0, "'0x10' is not the name of a known user"},
-	{"-user", "2147483648", 0, "2147483648: Numerical result out of range"},
-	{"-user", "4294967295", 0, "4294967295: Numerical result out of range"},
-	{"-user", "9223372036854775807", 0, "9223372036854775807"},
-	{"-user", "99999999999999999999", 0, "99999999999999999999: Numerical result out of range"},
+	{"-user", "2147483648", 2147483648, ""},
+	{"-user", "4294967295", 4294967295, ""},
+	{"-user", " 1", 1, ""},   // strtoumax skips white space
+	{"-user", "\t+1", 1, ""}, // and takes a '+'
+	{"-user", "+1", 1, ""},
+	{"-user", "nosuch", 0, "invalid user name or UID argument to -user: 'nosuch'"},
+	{"-user", "bad", 0, "invalid user name or UID argument to -user: 'bad'"},
+	{"-user", "+nis", 0, "invalid user name or UID argument to -user: '+nis'"},
+	{"-user", "", 0, "invalid user name or UID argument to -user: ''"},
+	{"-user", "12x", 0, "invalid user name or UID argument to -user: '12x'"},
+	{"-user", "1 ", 0, "invalid user name or UID argument to -user: '1 '"},
+	{"-user", "+ 1", 0, "invalid user name or UID argument to -user: '+ 1'"},
+	{"-user", "++1", 0, "invalid user name or UID argument to -user: '++1'"},
+	{"-user", "-1", 0, "invalid user name or UID argument to -user: '-1'"},
+	{"-user", " -0", 0, "invalid user name or UID argument to -user: ' -0'"},
+	{"-user", "0x10", 0, "invalid user name or UID argument to -user: '0x10'"},
+	{"-user", "4294967296", 0, "invalid user name or UID argument to -user: '4294967296'"},
+	{"-user", "9223372036854775807", 0, "invalid user name or UID argument to -user: '9223372036854775807'"},
+	{"-user", "99999999999999999999", 0, "invalid user name or UID argument to -user: '99999999999999999999'"},
 	{"-group", "root", 0, ""},
 	{"-group", "wheel", 10, ""},
 	{"-group", "12", 99, ""},
 	{"-group", "13", 13, ""},
 	{"-group", "4242", 4242, ""},
-	{"-group", "nosuch", 0, "'nosuch' is not the name of an existing group"},
-	{"-group", "", 0, "argument to -group is empty, but should be a group name"},
-	{"-group", "12x", 0, "'12x' is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix 'x'"},
-	{"-group", "1a2", 0, "'1a2' is not the name of an existing group and it does not look like a numeric group ID because it has the unexpected suffix 'a2'"},
-	{"-group", "+1", 0, "'+1' is not the name of an existing group"},
-	{"-group", "-1", 0, "'-1' is not the name of an existing group"},
-	{"-group", "2147483648", 0, "2147483648: Numerical result out of range"},
-	{"-group", "99999999999999999999", 0, "99999999999999999999: Numerical result out of range"},
+	{"-group", "4294967295", 4294967295, ""},
+	{"-group", "+1", 1, ""},
+	{"-group", "nosuch", 0, "invalid group name or GID argument to -group: 'nosuch'"},
+	{"-group", "", 0, "invalid group name or GID argument to -group: ''"},
+	{"-group", "12x", 0, "invalid group name or GID argument to -group: '12x'"},
+	{"-group", "1a2", 0, "invalid group name or GID argument to -group: '1a2'"},
+	{"-group", "-1", 0, "invalid group name or GID argument to -group: '-1'"},
+	{"-group", "a'b", 0, "invalid group name or GID argument to -group: 'a\\'b'"},
+	{"-group", "4294967296", 0, "invalid group name or GID argument to -group: '4294967296'"},
+	{"-group", "99999999999999999999", 0, "invalid group name or GID argument to -group: '99999999999999999999'"},
 }
 
 func TestOwnerParse(t *testing.T) {
@@ -116,27 +127,41 @@ func TestOwnerParse(t *testing.T) {
 	}
 }
 
+// idNumTests are the arguments of -uid, -gid, -links and -inum: "" when
+// accepted, else GNU find 4.11's message with OP for the primary. GNU
+// 4.10 names a missing argument as it does for other primaries and
+// says "non-numeric" for what xstrtoumax refuses; 4.9 said "invalid
+// argument `-gid' to `-gid'" and "invalid argument `x' to `-gid'".
+var idNumTests = []struct{ arg, err string }{
+	{"5", ""}, {"+0", ""}, {"-1", ""}, {"007", ""}, {" 1", ""}, {"-+1", ""}, {"+ 1", ""},
+	{"18446744073709551615", ""},
+	{"x", "non-numeric argument to OP: 'x'"},
+	{"", "non-numeric argument to OP: ''"},
+	{"-", "non-numeric argument to OP: '-'"},
+	{"+", "non-numeric argument to OP: '+'"},
+	{"1x", "non-numeric argument to OP: '1x'"},
+	{"1 ", "non-numeric argument to OP: '1 '"},
+	{"0x10", "non-numeric argument to OP: '0x10'"},
+	{"--1", "non-numeric argument to OP: '--1'"},
+	{"+-1", "non-numeric argument to OP: '+-1'"},
+	{"- -1", "non-numeric argument to OP: '- -1'"},
+	{"18446744073709551616", "non-numeric argument to OP: '18446744073709551616'"},
+	{"99999999999999999999", "non-numeric argument to OP: '99999999999999999999'"},
+}
+
 func TestIDNumParse(t *testing.T) {
 	for _, op := range []string{"-uid", "-gid", "-links", "-inum"} {
-		for _, tt := range []struct{ arg, err string }{
-			{"5", ""}, {"+0", ""}, {"-1", ""}, {"007", ""},
-			{"x", "invalid argument `x' to `" + op + "'"},
-			{"", "invalid argument `' to `" + op + "'"},
-			{"1x", "invalid argument `1x' to `" + op + "'"},
-			{"--1", "invalid argument `--1' to `" + op + "'"},
-			{"+-1", "invalid argument `+-1' to `" + op + "'"},
-			{"99999999999999999999", "invalid argument `99999999999999999999' to `" + op + "'"},
-		} {
+		for _, tt := range idNumTests {
 			if tt.err == "" {
 				parseOne(t, op, tt.arg)
 				continue
 			}
-			if _, err := Parse([]string{".", op, tt.arg}, Config{}); err == nil || err.Error() != tt.err {
-				t.Errorf("%s %q: error %v, want %q", op, tt.arg, err, tt.err)
+			want := strings.Replace(tt.err, "OP", op, 1)
+			if _, err := Parse([]string{".", op, tt.arg}, Config{Quote: output.StyleC.Quote}); err == nil || err.Error() != want {
+				t.Errorf("%s %q: error %v, want %q", op, tt.arg, err, want)
 			}
 		}
-		// Without an argument GNU complains about the primary itself.
-		want := "invalid argument `" + op + "' to `" + op + "'"
+		want := "missing argument to `" + op + "'"
 		if _, err := Parse([]string{".", op}, Config{}); err == nil || err.Error() != want {
 			t.Errorf("%s without argument: %v, want %q", op, err, want)
 		}

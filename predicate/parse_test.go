@@ -11,7 +11,7 @@ import (
 )
 
 // parseTests: want is the parsed expression as Args renders it, wantErr
-// GNU find 4.9's message (without "find: "), checked by running
+// GNU find's message (without "find: "), checked by running
 // LC_ALL=C find . -maxdepth 0 ARGS.
 var parseTests = []struct {
 	args    string // separated by spaces
@@ -67,6 +67,10 @@ var parseTests = []struct {
 	{"-o -name x", "", "invalid expression; you have used a binary operator '-o' with nothing before it."},
 	{"( ! )", "", "expected an expression between '!' and ')'"},
 	{"( -true -o )", "", "expected an expression between '-o' and ')'"},
+	// -files0-from inserts no predicate, so a ")" can come first.
+	{"-files0-from /dev/null ) -print", "", "invalid expression: expected expression before closing parentheses ')'."},
+	{"-files0-from /dev/null )", "", "invalid expression: expected expression before closing parentheses ')'."},
+	{"-files0-from /dev/null ( )", "", "invalid expression; empty parentheses are not allowed."},
 }
 
 func parseArgs(s string) []string {
@@ -156,20 +160,52 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
+// nameWarning is GNU's warning about a -name or -iname pattern with a
+// '/', which suggests -wholename or -iwholename (alt).
+func nameWarning(op, alt string) string {
+	return "'" + op + "' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '" + alt + "'?"
+}
+
+// parseWarnTests are command lines (after ".") and the warnings they
+// give, with warnings on or off (GNU 4.11's).
+var parseWarnTests = []struct {
+	args     string
+	warnings bool
+	want     []string
+}{
+	{"-name a/b", true, []string{nameWarning("-name", "-wholename")}},
+	{"-name a/b", false, nil},
+	{"-nowarn -name a/b", true, nil},
+	{"-warn -name a/b", false, []string{nameWarning("-name", "-wholename")}},
+	{"-iname a/b", true, []string{nameWarning("-iname", "-iwholename")}},
+	// "/" is the root directory's name (GNU 4.10, bug 62227); any other
+	// pattern with a '/' still warns.
+	{"-name /", true, nil},
+	{"-iname /", true, nil},
+	{"-name //", true, []string{nameWarning("-name", "-wholename")}},
+	{"-name */", true, []string{nameWarning("-name", "-wholename")}},
+	{"-iname /*", true, []string{nameWarning("-iname", "-iwholename")}},
+	{"-name x -maxdepth 1", true, []string{"you have specified the global option -maxdepth after the argument -name, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
+	{"-wholename a/", false, []string{"-wholename a/ will not match anything because it ends with /."}},
+	// GNU 4.11 warns of each operator spelled with a dash, as it looks
+	// the name up (before the primary's own warnings), even with
+	// -nowarn; the words, -not and -a, are fine.
+	{"-! -false", false, []string{dashWarning("-!")}},
+	{"-( -true -) -, -false", false, []string{dashWarning("-("), dashWarning("-)"), dashWarning("-,")}},
+	{"-nowarn -! -! -true", true, []string{dashWarning("-!"), dashWarning("-!")}},
+	{"-warn -name a/b -! -false", false, []string{nameWarning("-name", "-wholename"), dashWarning("-!")}},
+	{"-! -maxdepth 1", true, []string{dashWarning("-!"), "you have specified the global option -maxdepth after the argument -!, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
+	{"-not -false -a -true -o ! -false , -true", true, nil},
+}
+
+// dashWarning is GNU 4.11's warning about an operator spelled with a
+// leading dash.
+func dashWarning(op string) string {
+	return "operator '" + op + "' (with leading dash '-') will no longer be accepted in future findutils releases!"
+}
+
 func TestParseWarnings(t *testing.T) {
-	tests := []struct {
-		args     string
-		warnings bool
-		want     []string
-	}{
-		{"-name a/b", true, []string{"'-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"}},
-		{"-name a/b", false, nil},
-		{"-nowarn -name a/b", true, nil},
-		{"-warn -name a/b", false, []string{"'-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"}},
-		{"-name x -maxdepth 1", true, []string{"you have specified the global option -maxdepth after the argument -name, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}},
-		{"-wholename a/", false, []string{"-wholename a/ will not match anything because it ends with /."}},
-	}
-	for _, tt := range tests {
+	for _, tt := range parseWarnTests {
 		var got []string
 		_, err := Parse(append([]string{"."}, parseArgs(tt.args)...), Config{Warnings: tt.warnings, Warn: func(s string) { got = append(got, s) }})
 		if err != nil {

@@ -87,11 +87,12 @@ func parsePerm(p *parser, op string) error {
 	}
 	n, ok := compilePerm(arg)
 	if !ok {
-		return p.errorf("invalid mode %s", p.quote(arg))
+		return p.errorf("invalid file mode %s", p.quote(arg))
 	}
 	if n.kind == permAll && arg[0] == '/' {
-		// Printed whether or not warnings are on, as GNU does.
-		p.warnf("you have specified a mode pattern %s (which is equivalent to /000). The meaning of -perm /000 has now been changed to be consistent with -perm -000; that is, while it used to match no files, it now matches all files.", arg)
+		// Printed whether or not warnings are on, as GNU does (4.11's
+		// words; 4.9's said "has now been changed").
+		p.warnf("you have specified a mode pattern %s (which is equivalent to /000). The meaning of -perm /000 was changed in 2007 to be consistent with -perm -000; that is, while it used to match no files, it now matches all files. This warning message will be removed in a future findutils release.", arg)
 	}
 	p.push(n)
 	return nil

@@ -3,7 +3,6 @@ package predicate
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -271,6 +270,7 @@ type relResult int
 const (
 	relOK relResult = iota
 	relInvalid
+	relNaN // strtod read a NaN ("nan", "-NAN", "nan(1)")
 	relOverflow
 )
 
@@ -289,9 +289,13 @@ func relativeTimestamp(arg string, origin tspec, perUnit float64) (cmpKind, tspe
 		kind, num = cmpGT, arg[1:]
 	}
 	offset, ok := cStrtod(num)
-	if !ok || math.IsNaN(offset) {
-		// GNU find dies on an assertion for NaN; an error is kinder.
+	switch {
+	case !ok:
 		return kind, tspec{}, num, relInvalid
+	case math.IsNaN(offset):
+		// GNU 4.9 died on an assertion here; 4.10 reports it (bug
+		// 64717), quoting the number without its sign.
+		return kind, tspec{}, num, relNaN
 	}
 	product := offset * perUnit
 	var whole, frac float64
@@ -325,9 +329,9 @@ func cvtTimeT(f float64) int64 {
 // cStrtod is strtod(3) in the C locale as gnulib's xstrtod uses it: the
 // whole string must be a number, leading white space and a sign
 // allowed, decimal or hexadecimal, or inf, infinity, nan, nan(chars).
-// Overflow is an error, and so is a result that underflows to a
-// subnormal value it cannot hold exactly (glibc sets ERANGE then);
-// underflow to zero is not.
+// Overflow is an error; underflow is not, to zero or to a subnormal
+// value (gnulib's xstrtod in GNU 4.11; 4.9's refused a subnormal that
+// strtod could not hold exactly, for which glibc sets ERANGE).
 func cStrtod(s string) (float64, bool) {
 	i := 0
 	for i < len(s) && ctype.IsSpace(s[i]) {
@@ -367,12 +371,6 @@ func cStrtod(s string) (float64, bool) {
 		f, err := strconv.ParseFloat(goNum, 64)
 		if err != nil {
 			return 0, false // overflow (ERANGE), or a syntax Go refuses
-		}
-		if f != 0 && f < 0x1p-1022 {
-			exact, ok := new(big.Rat).SetString(goNum)
-			if !ok || exact.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
-				return 0, false
-			}
 		}
 		v = f
 	}
@@ -469,6 +467,8 @@ func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units s
 	switch res {
 	case relInvalid:
 		return p.errorf("invalid argument `%s' to `%s'", arg, op)
+	case relNaN:
+		return p.errorf("invalid not-a-number argument: `%s'", num)
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s %s to a number of seconds", num, units)
 	}
@@ -487,6 +487,8 @@ func parseUsed(p *parser, op string) error {
 	switch res {
 	case relInvalid:
 		return p.errorf("Invalid argument %s to -used", arg)
+	case relNaN:
+		return p.errorf("invalid not-a-number argument: `%s'", num)
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s days to a number of seconds", num)
 	}
@@ -528,7 +530,8 @@ func parseNewerXY(p *parser, op string) error {
 		return p.errorf("invalid predicate `%s'", op)
 	}
 	if p.i >= len(p.args) {
-		return p.errorf("The %s test needs an argument", p.quote(op))
+		// GNU 4.11's words; 4.9 said "needs an argument".
+		return p.errorf("The %s test needs to be followed by an argument", p.quote(op))
 	}
 	arg := p.args[p.i]
 	p.i++

@@ -289,7 +289,7 @@ func TestNewer(t *testing.T) {
 	}
 }
 
-// timeErrTests: GNU find 4.9's messages (LC_ALL=C find . ARGS), without
+// timeErrTests: GNU find 4.11's messages (LC_ALL=C find . ARGS), without
 // "find: ".
 var timeErrTests = []struct {
 	args    []string
@@ -300,10 +300,23 @@ var timeErrTests = []struct {
 	{[]string{"-mtime", "1x"}, "invalid argument `1x' to `-mtime'"},
 	{[]string{"-mtime", "1 "}, "invalid argument `1 ' to `-mtime'"},
 	{[]string{"-mtime", "+"}, "invalid argument `+' to `-mtime'"},
-	{[]string{"-mtime", "1e-320"}, "invalid argument `1e-320' to `-mtime'"},
 	{[]string{"-mtime", "1e309"}, "invalid argument `1e309' to `-mtime'"},
 	{[]string{"-mtime", "infin"}, "invalid argument `infin' to `-mtime'"},
-	{[]string{"-mtime", "nan"}, "invalid argument `nan' to `-mtime'"}, // GNU aborts on an assertion
+	// A NaN: GNU 4.9 aborted on an assertion; 4.10 quotes the number
+	// without its sign.
+	{[]string{"-mtime", "nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-mtime", "-NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-mtime", "+nan(1)"}, "invalid not-a-number argument: `nan(1)'"},
+	{[]string{"-mmin", "+nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-amin", "NAN"}, "invalid not-a-number argument: `NAN'"},
+	{[]string{"-cmin", "-nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-atime", "nan()"}, "invalid not-a-number argument: `nan()'"},
+	{[]string{"-ctime", "NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-used", "NaN"}, "invalid not-a-number argument: `NaN'"},
+	{[]string{"-used", "-nan"}, "invalid not-a-number argument: `nan'"},
+	{[]string{"-mtime", "nanx"}, "invalid argument `nanx' to `-mtime'"},
+	{[]string{"-mtime", "--nan"}, "invalid not-a-number argument: `-nan'"},
+	{[]string{"-mtime", "+ nan"}, "invalid not-a-number argument: ` nan'"},
 	{[]string{"-mmin", "x"}, "invalid argument `x' to `-mmin'"},
 	{[]string{"-atime", ",5"}, "invalid argument `,5' to `-atime'"},
 	{[]string{"-mtime", "--1e15"}, "arithmetic overflow while converting -1e15 days to a number of seconds"},
@@ -326,8 +339,8 @@ var timeErrTests = []struct {
 	{[]string{"-newermz", "a"}, "invalid predicate `-newermz'"},
 	{[]string{"-newerXY", "a"}, "invalid predicate `-newerXY'"},
 	{[]string{"-newerzz"}, "invalid predicate `-newerzz'"},
-	{[]string{"-newermm"}, "The '-newermm' test needs an argument"},
-	{[]string{"-newermt"}, "The '-newermt' test needs an argument"},
+	{[]string{"-newermm"}, "The '-newermm' test needs to be followed by an argument"},
+	{[]string{"-newermt"}, "The '-newermt' test needs to be followed by an argument"},
 	{[]string{"-newerm", "a"}, "unknown predicate `-newerm'"},
 	{[]string{"-newerXYZ", "a"}, "unknown predicate `-newerXYZ'"},
 	{[]string{"-newermt", "garbage"}, "I cannot figure out how to interpret 'garbage' as a date or time"},
@@ -344,7 +357,7 @@ func TestTimeErrors(t *testing.T) {
 	}
 	// Accepted: white space, signs and forms strtod takes, and huge
 	// numbers that GNU's arithmetic lets through.
-	for _, arg := range []string{" 1", "\t+1", "- 1", "+-1", "-+1", "1e1", "0x10", "0x1p-1074", "inf", "-INF",
+	for _, arg := range []string{" 1", "\t+1", "- 1", "+-1", "-+1", "1e1", "0x10", "0x1p-1074", "1e-320", "-4.9e-324", "inf", "-INF",
 		"1e300", "-1e300", "1e-400", ".5", "5.", "-.5", "0x1.8p1", "1e14", "-1e15", "+1e15"} {
 		for _, op := range []string{"-mtime", "-mmin", "-used"} {
 			if _, err := Parse([]string{".", op, arg}, Config{Now: timeNow}); err != nil {
@@ -466,8 +479,10 @@ func TestTimeFacts(t *testing.T) {
 	}
 }
 
-// strtodTests: what GNU find 4.9 accepted as -mtime arguments (after
-// the +/- prefix), which is what glibc's strtod reads whole.
+// strtodTests: what GNU find 4.11 accepts as -mtime arguments (after
+// the +/- prefix), which is what glibc's strtod reads whole, short of an
+// overflow. An underflow to a subnormal is fine (gnulib's xstrtod; 4.9
+// refused it when inexact).
 var strtodTests = []struct {
 	in   string
 	want float64
@@ -481,7 +496,8 @@ var strtodTests = []struct {
 	{"inf", math.Inf(1), true}, {"INF", math.Inf(1), true}, {"-Infinity", math.Inf(-1), true},
 	{"", 0, false}, {" ", 0, false}, {"x", 0, false}, {"1x", 0, false}, {"1 ", 0, false}, {"1e", 0, false},
 	{"infin", 0, false}, {"0x", 0, false}, {"1_0", 0, false}, {".e1", 0, false}, {"0x1p", 0, false},
-	{"4.9e-324", 0, false}, {"2.2250738585072011e-308", 0, false}, {"1e309", 0, false}, {"-1e309", 0, false},
+	{"4.9e-324", 0x1p-1074, true}, {"2.2250738585072011e-308", 2.2250738585072011e-308, true}, {"1e-320", 1e-320, true},
+	{"1e309", 0, false}, {"-1e309", 0, false}, {"0x1p1024", 0, false},
 	{",5", 0, false}, {"1,5", 0, false}, {"+", 0, false}, {"-", 0, false}, {"- 1", 0, false}, {"--1", 0, false},
 	{"0x_1p0", 0, false}, {"1e+", 0, false}, {"nan(", 0, false}, {"nanx", 0, false},
 }

@@ -217,6 +217,9 @@ var gnuRootCases = []rootCase{
 	{args: `-files0-from lists/mid -files0-from - -ok echo {} ;`, stdin: "basic/x.go\x00", gnu411: okStdin},
 	{args: `-files0-from - -files0-from lists/mid -ok echo {} ;`, stdin: "y\ny\n", serialOnly: true},
 	{args: `-files0-from - -exec echo {} ;`, stdin: "basic/x.go\x00"},
+	// GNU 4.10 and 4.11 word the refusal otherwise than 4.9 (above), and
+	// refuse a list that is standard input under another name.
+	{args: `-files0-from /dev/null -okdir echo {} ;`, gnu411: okSameStdin("/dev/null")},
 	{args: `-files0-from - -ok echo {} ; -foo`, stdin: "basic/x.go\x00"},
 	// Nor can a list that is standard input under another name: the
 	// file standard input is redirected from, by its name or through a

@@ -68,14 +68,26 @@ func compareCase(t *testing.T, dir string, nobody bool, gnu, gfind string, c gnu
 }
 
 // compareFinds411 is compareFinds for a row where GNU 4.9 differs from
-// GNU 4.11. With 4.11 as the reference (testtool.GNURef) the row is an
-// ordinary one, and the result it states must be 4.11's too, so that the
-// statements stay true; with 4.9, gfind, in parallel mode and with -j1,
-// must give the result stated, in any order, and 4.9 must differ from
-// it (a 4.9 that agrees means the row needs no mark).
+// GNU 4.11 (compareStated).
 func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, want *gnu411) {
+	compareStated(t, func(prog, name string, args []string) findResult {
+		return runFind(t, dir, nobody, prog, name, args)
+	}, gnu, gfind, args, want)
+}
+
+// A runner runs prog (argv[0] name) with args the way a test table's
+// rows are run: in its tree, with its environment.
+type runner func(prog, name string, args []string) findResult
+
+// compareStated compares a row that states GNU 4.11's result. With 4.11
+// as the reference (testtool.GNURef) the row is an ordinary one, and the
+// result it states must be 4.11's too, so that the statements stay
+// true; with 4.9, gfind, in parallel mode and with -j1, must give the
+// result stated, in any order, and 4.9 must differ from it (a 4.9 that
+// agrees means the row needs no mark).
+func compareStated(t *testing.T, run runner, gnu, gfind string, args []string, want *gnu411) {
 	w := want.result()
-	g := runFind(t, dir, nobody, gnu, "find", args)
+	g := run(gnu, "find", args)
 	same := slices.Equal(sortedLines(g.stdout), sortedLines(w.stdout)) &&
 		slices.Equal(normErr(g.stderr), normErr(w.stderr)) && g.code == w.code
 	v := testtool.GNUVersion()
@@ -83,7 +95,7 @@ func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, a
 		if !same {
 			t.Errorf("GNU find %s does not give the result the row states: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
 		}
-		compareFinds(t, dir, nobody, gnu, gfind, args, false)
+		compareRuns(t, run, gnu, gfind, args, false)
 		return
 	}
 	if gnuMode() {
@@ -94,8 +106,8 @@ func compareFinds411(t *testing.T, dir string, nobody bool, gnu, gfind string, a
 	} else {
 		t.Logf("GNU find %s differs, as expected: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
 	}
-	compare(t, "sorted, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", args), true)
-	compare(t, "-j1, as GNU "+testtool.RefVersion, w, runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...)), true)
+	compare(t, "sorted, as GNU "+testtool.RefVersion, w, run(gfind, "gfind", args), true)
+	compare(t, "-j1, as GNU "+testtool.RefVersion, w, run(gfind, "gfind", append([]string{"-j1"}, args...)), true)
 }
 
 // sortedLines returns the lines of s, sorted.
@@ -297,7 +309,84 @@ var gnuCases = []gnuCase{
 	{args: ". -files0-from /dev/null"},
 	{args: "-files0-from nosuch"},
 	{args: "-maxdepth 1 -files0-from /dev/null -files0-from nosuch"},
+
+	// GNU 4.10 and 4.11: a NaN to the time tests is refused, quoted
+	// without its sign (4.9 aborted on an assertion, bug 64717).
+	{args: ". -mtime NaN", gnu411: &gnu411{stderr: []string{"find: invalid not-a-number argument: `NaN'"}, code: 1}},
+	{args: ". -amin -nan", gnu411: &gnu411{stderr: []string{"find: invalid not-a-number argument: `nan'"}, code: 1}},
+	{args: ". -ctime +NAN", gnu411: &gnu411{stderr: []string{"find: invalid not-a-number argument: `NAN'"}, code: 1}},
+	{args: ". -used NaN", gnu411: &gnu411{stderr: []string{"find: invalid not-a-number argument: `NaN'"}, code: 1}},
+	{args: ". -mmin --nan(x)", gnu411: &gnu411{stderr: []string{"find: invalid not-a-number argument: `-nan(x)'"}, code: 1}},
+	// GNU 4.10 and 4.11: -gid, -uid, -inum and -links say "missing
+	// argument" and "non-numeric argument" (4.9: "invalid argument").
+	{args: ". -gid", gnu411: &gnu411{stderr: []string{"find: missing argument to `-gid'"}, code: 1}},
+	{args: ". -inum", gnu411: &gnu411{stderr: []string{"find: missing argument to `-inum'"}, code: 1}},
+	{args: ". -uid foo", gnu411: &gnu411{stderr: []string{"find: non-numeric argument to -uid: 'foo'"}, code: 1}},
+	{args: ". -links ''", gnu411: &gnu411{stderr: []string{"find: non-numeric argument to -links: ''"}, code: 1}},
+	{args: ". -gid +-1", gnu411: &gnu411{stderr: []string{"find: non-numeric argument to -gid: '+-1'"}, code: 1}},
+	{args: ". -inum 18446744073709551616", gnu411: &gnu411{stderr: []string{"find: non-numeric argument to -inum: '18446744073709551616'"}, code: 1}},
+	{args: ". -uid '1 '", gnu411: &gnu411{stderr: []string{"find: non-numeric argument to -uid: '1 '"}, code: 1}},
+	{args: ". -maxdepth 0 -links ' +1'"},
+	// GNU 4.10 and 4.11: -user and -group take any uid_t or gid_t (4.9
+	// stopped at INT_MAX), and say one thing of what is neither a name
+	// nor such a number.
+	{args: "basic -user 4294967295", gnu411: &gnu411{}},
+	{args: "basic -group 2147483648", gnu411: &gnu411{}},
+	{args: ". -maxdepth 0 -user ' +0'", gnu411: &gnu411{stdout: []string{"."}}},
+	{args: ". -user 4294967296", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: '4294967296'"}, code: 1}},
+	{args: ". -group 4294967296", gnu411: &gnu411{stderr: []string{"find: invalid group name or GID argument to -group: '4294967296'"}, code: 1}},
+	{args: ". -user ''", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: ''"}, code: 1}},
+	{args: ". -group ''", gnu411: &gnu411{stderr: []string{"find: invalid group name or GID argument to -group: ''"}, code: 1}},
+	{args: ". -user nosuchuser.gfind", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: 'nosuchuser.gfind'"}, code: 1}},
+	{args: ". -group 12x", gnu411: &gnu411{stderr: []string{"find: invalid group name or GID argument to -group: '12x'"}, code: 1}},
+	{args: ". -user -1", gnu411: &gnu411{stderr: []string{"find: invalid user name or UID argument to -user: '-1'"}, code: 1}},
+	// GNU 4.10 and 4.11: -name / matches the root directory without the
+	// "basenames only" warning (bug 62227); other patterns with a '/'
+	// still warn, -iname's suggesting -iwholename.
+	{args: "/ -maxdepth 0 -warn -name /", gnu411: &gnu411{stdout: []string{"/"}}},
+	{args: "/ -maxdepth 0 -warn -iname /", gnu411: &gnu411{stdout: []string{"/"}}},
+	{args: "/ -maxdepth 0 -warn -name //"},
+	{args: ". -maxdepth 0 -warn -name */"},
+	{args: ". -maxdepth 0 -warn -iname a/"},
+	// GNU 4.10 and 4.11: -regex without -regextype, and with
+	// findutils-default or emacs, has classes and \{ \} intervals (4.11's
+	// gnulib RE_SYNTAX_EMACS; 4.9's had neither), and "---" in a list is
+	// one '-' (gnulib, where 4.9's glibc said "Invalid range end").
+	{args: "basic -regex 'basic/k102[[:digit:]]'", gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
+	{args: `basic -regextype emacs -regex 'basic/k1\{1\}02.*'`, gnu411: &gnu411{stdout: []string{"basic/k1023", "basic/k1024", "basic/k1025"}}},
+	{args: `basic -regextype findutils-default -iregex '.*/[[:upper:]]\.txt'`, gnu411: &gnu411{stdout: []string{"basic/a/a.txt", "basic/a/A.TXT", "basic/a/b/b.txt"}}},
+	{args: `basic -regex '.*k\{1'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*k\{1': Unmatched \{`}, code: 1}},
+	{args: `basic -iregex 'a\{1'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression 'a\{1': Unmatched \{`}, code: 1}},
+	{args: "basic -regex '.*[[:nope:]]'", gnu411: &gnu411{stderr: []string{"find: failed to compile regular expression '.*[[:nope:]]': Invalid character class name"}, code: 1}},
+	{args: `basic -regextype emacs -regex '.*a\{2,1\}'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*a\{2,1\}': Invalid content of \{\}`}, code: 1}},
+	{args: `basic -regex '.*\{'`, gnu411: &gnu411{stderr: []string{`find: failed to compile regular expression '.*\{': Unmatched \{`}, code: 1}},
+	{args: `basic -maxdepth 1 -regextype posix-extended -regex 'basic/[y---]\.go'`, gnu411: &gnu411{stdout: []string{"basic/y.go"}}},
+	{args: "basic -regex 'basic/k102{1}'"},
+	{args: "basic -regextype posix-basic -regex '.*[a--]'"},
+	// GNU 4.10 and 4.11: 4.11 warns of each of the operators ( ) ! ,
+	// spelled with a leading dash, as it meets it, whatever -nowarn says.
+	{args: "basic -maxdepth 0 -! -false", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{dashWarning("-!")}}},
+	{args: "basic -maxdepth 0 -nowarn -( -true -) -, -false", gnu411: &gnu411{stderr: []string{dashWarning("-("), dashWarning("-)"), dashWarning("-,")}}},
+	{args: "basic -maxdepth 0 -warn -name a/b -o -! -name a/b", gnu411: &gnu411{stdout: []string{"basic"}, stderr: []string{nameWarning, dashWarning("-!"), nameWarning}}},
+	{args: "basic -warn -! -maxdepth 0 -false", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: warning: you have specified the global option -maxdepth after the argument -!, but global options are not positional, i.e., -maxdepth affects tests specified before it as well as those specified after it.  Please specify global options before other arguments."}}},
+	{args: "basic -maxdepth 0 -true -o -! -nosuch", gnu411: &gnu411{stderr: []string{dashWarning("-!"), "find: unknown predicate `-nosuch'"}, code: 1}},
+	{args: "basic -( -print", gnu411: &gnu411{stderr: []string{dashWarning("-("), "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."}, code: 1}},
+	{args: "basic -maxdepth 0 --!"},
+	// GNU 4.10 and 4.11, as 4.9: a ")" first, which only -files0-from
+	// allows, is "expected expression before closing parentheses".
+	{args: "-files0-from /dev/null ) -print"},
+	{args: "-files0-from /dev/null )"},
+	{args: "-files0-from /dev/null -) -print", gnu411: &gnu411{stderr: []string{dashWarning("-)"), "find: invalid expression: expected expression before closing parentheses '-)'."}, code: 1}},
 }
+
+// dashWarning is GNU 4.11's warning about op, an operator spelled with
+// a leading dash.
+func dashWarning(op string) string {
+	return "find: warning: operator '" + op + "' (with leading dash '-') will no longer be accepted in future findutils releases!"
+}
+
+// nameWarning is GNU's warning about -name a/b.
+const nameWarning = "find: warning: '-name' matches against basenames only, but the given pattern contains a directory separator ('/'), thus the expression will evaluate to false all the time.  Did you mean '-wholename'?"
 
 // TestAgainstGNU runs GNU find and gfind with the same arguments in the
 // same tree and requires the same sorted stdout, sorted stderr (after the
@@ -350,13 +439,20 @@ func TestAgainstGNUAsNobody(t *testing.T) {
 // compareFinds runs GNU find and gfind, in parallel mode and with -j1,
 // and reports every difference.
 func compareFinds(t *testing.T, dir string, nobody bool, gnu, gfind string, args []string, serialOnly bool) {
-	want := runFind(t, dir, nobody, gnu, "find", args)
+	compareRuns(t, func(prog, name string, args []string) findResult {
+		return runFind(t, dir, nobody, prog, name, args)
+	}, gnu, gfind, args, serialOnly)
+}
+
+// compareRuns is compareFinds with the rows' own runner.
+func compareRuns(t *testing.T, run runner, gnu, gfind string, args []string, serialOnly bool) {
+	want := run(gnu, "find", args)
 	t.Logf("GNU find: %d bytes of stdout, stderr %q, exit status %d", len(want.stdout), want.stderr, want.code)
 	if !serialOnly {
-		got := runFind(t, dir, nobody, gfind, "gfind", args)
+		got := run(gfind, "gfind", args)
 		compare(t, "sorted", want, got, true)
 	}
-	got := runFind(t, dir, nobody, gfind, "gfind", append([]string{"-j1"}, args...))
+	got := run(gfind, "gfind", append([]string{"-j1"}, args...))
 	compare(t, "-j1", want, got, false)
 }
 

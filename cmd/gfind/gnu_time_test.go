@@ -250,7 +250,8 @@ var gnuTimeDayCases = []gnuCase{
 	{args: ". -mtime x"},
 	{args: ". -mtime ''"},
 	{args: ". -mtime 1x"},
-	{args: ". -mtime 1e-320"},
+	{args: ". -mtime 1e-320 -false", gnu411: &gnu411{}}, // a subnormal: GNU 4.9 refused it, 4.11 takes it
+	{args: ". -used -4.9e-324 -false", gnu411: &gnu411{}},
 	{args: ". -mtime 1e309"},
 	{args: ". -mtime --1e15"},
 	{args: ". -mtime --inf"},
@@ -266,7 +267,7 @@ var gnuTimeDayCases = []gnuCase{
 	{args: ". -newerzz x"},
 	{args: ". -newertm ref_old"},
 	{args: ". -newermz ref_old"},
-	{args: ". -newermm"},
+	{args: ". -newermm", gnu411: &gnu411{stderr: []string{"find: The '-newermm' test needs to be followed by an argument"}, code: 1}}, // 4.9: "needs an argument"
 	{args: ". -newerm ref_old"},
 	{args: ". -newermt garbage"},
 	{args: ". -newermt '2023-02-30'"},
@@ -362,6 +363,11 @@ func TestAgainstGNUTime(t *testing.T) {
 			t.Run(c.args, func(t *testing.T) {
 				if containsArg(args, "-daystart") && nearMidnight(time.Now(), loc) {
 					t.Skip("too close to midnight for -daystart")
+				}
+				if c.gnu411 != nil {
+					// Only errors are marked: the time does not matter.
+					compareCase(t, filepath.Join(root, c.dir), false, gnu, gfind, c)
+					return
 				}
 				if restamp {
 					compareFresh(t, root, loc, c.dir, gnu, gfind, args, c.serialOnly)

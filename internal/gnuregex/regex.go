@@ -1,9 +1,14 @@
 package gnuregex
 
-// GNU regular expressions (-regex, -iregex) as GNU find 4.9 compiles them
-// with glibc 2.36: re_compile_pattern with the -regextype's syntax bits,
-// then re_match, which must consume the whole path. The C locale is
-// assumed: a character is a byte, and the classes are ASCII.
+// GNU regular expressions (-regex, -iregex) as GNU find 4.11 compiles
+// them: re_compile_pattern with the -regextype's syntax bits, then
+// re_match, which must consume the whole path. GNU find 4.11 is built
+// with gnulib's copy of glibc's regex code (its configure turns glibc
+// 2.36's down for back-reference bugs, and gfind refuses back-references
+// anyway); where it matters here, the copy differs from glibc 2.36 only
+// in the bits of the emacs syntax (syntaxEmacs), which the glibc oracle
+// of glibc_test.go is given explicitly. The C locale is assumed: a
+// character is a byte, and the classes are ASCII.
 //
 // The pattern is parsed here the way glibc's regcomp.c parses it: the
 // same tokens, context rules and error codes (regex_test.go checks them
@@ -63,9 +68,13 @@ const (
 	noSub
 )
 
-// The named syntaxes of <regex.h> (glibc 2.36).
+// The named syntaxes of <regex.h>: glibc 2.36's, but for emacs, which is
+// that of the gnulib GNU find 4.11 is built with: glibc's header still
+// has 0 (no classes, no intervals), gnulib's RE_CHAR_CLASSES |
+// RE_INTERVALS (Emacs 21's syntax), so [[:digit:]] is a class and
+// \{1,2\} an interval for -regex without -regextype (findutils 4.11 NEWS).
 const (
-	syntaxEmacs         Syntax = 0
+	syntaxEmacs         Syntax = charClasses | intervals
 	syntaxPosixCommon          = charClasses | dotNewline | dotNotNull | intervals | noEmptyRanges
 	syntaxPosixBasic           = syntaxPosixCommon | bkPlusQM | contextInvalidDup
 	syntaxPosixMinBasic        = syntaxPosixCommon | limitedOps
@@ -86,8 +95,9 @@ const (
 // Default is the syntax -regex has without a -regextype before it.
 const Default = syntaxEmacs
 
-// types are the -regextype names in the order of findutils'
-// regextype.c, which is the order its error message lists them in.
+// types are the -regextype names in the order of findutils 4.11's
+// regextype.c, which is the order its error message lists them in
+// (alphabetical after findutils-default; 4.9's was not).
 // findutils-default is not what find uses without -regextype: that is
 // plain emacs (syntaxEmacs), where '.' does not match a newline.
 var types = []struct {
@@ -95,15 +105,15 @@ var types = []struct {
 	syn  Syntax
 }{
 	{"findutils-default", syntaxEmacs | dotNewline},
+	{"awk", syntaxAwk},
 	{"ed", syntaxPosixBasic},
+	{"egrep", syntaxEgrep},
 	{"emacs", syntaxEmacs},
 	{"gnu-awk", syntaxGNUAwk},
 	{"grep", syntaxGrep},
 	{"posix-awk", syntaxPosixAwk},
-	{"awk", syntaxAwk},
 	{"posix-basic", syntaxPosixBasic},
 	{"posix-egrep", syntaxEgrep},
-	{"egrep", syntaxEgrep},
 	{"posix-extended", syntaxPosixExtended},
 	{"posix-minimal-basic", syntaxPosixMinBasic},
 	{"sed", syntaxPosixBasic},
@@ -770,7 +780,7 @@ type listElem struct {
 	name string
 }
 
-// peekBracket is glibc's peek_token_bracket. An escaped character
+// peekBracket is gnulib's peek_token_bracket. An escaped character
 // (RE_BACKSLASH_ESCAPE_IN_LISTS) is one token of length 2.
 func (p *parser) peekBracket() (token, int) {
 	i := p.pos
@@ -803,6 +813,14 @@ func (p *parser) peekBracket() (token, int) {
 	case '^':
 		t.typ = tNonMatch
 	case '-':
+		// In V7 grep, awk and mawk, "---" in a list is one '-'. gnulib
+		// (GNU find 4.11) reads it so, glibc 2.36 does not. As gnulib
+		// does, the peek moves past the first two: the token is the
+		// third, a plain character.
+		if i+2 < len(p.up) && p.up[i+1] == '-' && p.up[i+2] == '-' {
+			p.pos += 2
+			break
+		}
 		t.typ = tRange
 	}
 	return t, 1

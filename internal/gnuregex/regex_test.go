@@ -7,24 +7,30 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp/syntax"
+	"slices"
 	"testing"
 
 	"github.com/gfind/gfind/internal/testtool"
 )
 
-// matchTests: does the whole of path match pat under -regextype typ ("" is
-// find's default) with -regex, or -iregex when icase? TestAgainstGNU
-// checks every row with GNU find 4.9 (LC_ALL=C), with path as a starting
-// point.
-var matchTests = []struct {
+// A matchTest is a row of matchTests or matchTests411: does the whole
+// of path match pat under -regextype typ ("" is find's default) with
+// -regex, or -iregex when icase?
+type matchTest struct {
 	typ   string
 	icase bool
 	pat   string
 	path  string
 	want  bool
-}{
+}
+
+// matchTests hold for GNU 4.9 and 4.11 alike (matchTests411 has the rows
+// where they differ). TestAgainstGNU checks every row with GNU find
+// (LC_ALL=C), with path as a starting point.
+var matchTests = []matchTest{
 	// The default (emacs): \( \) \| groups and alternation, + and ?
-	// operators, no intervals, no classes, '.' not matching a newline.
+	// operators, \{ \} intervals and classes (matchTests411), '.' not
+	// matching a newline.
 	{"", false, `\./a.c`, "./abc", true},
 	{"", false, `\./d.c`, "./d/c", true},
 	{"", false, `a.c`, "./abc", false}, // the whole path must match
@@ -37,10 +43,7 @@ var matchTests = []struct {
 	{"", false, `\./\(ab\)*`, "./abab", true},
 	{"", false, `\./a|b`, "./a|b", true},
 	{"", false, `\./a(b)`, "./a(b)", true},
-	{"", false, `\./a\{2\}`, "./a{2}", true}, // no intervals
-	{"", false, `\./a\{2\}`, "./aa", false},
-	{"", false, `\./[[:alpha:]]`, "./a", false}, // no classes: [[:alph] then ]
-	{"", false, `\./[[:alpha:]]`, "./a]", true},
+	{"", false, `\./a{2}`, "./a{2}", true}, // unescaped braces are literal
 	{"", false, `\./[z-a]x`, "./x", false}, // an empty range
 	{"", false, `*\./x`, "*./x", true},     // a leading * is literal
 	{"", false, `\./a**`, "./aaa", true},
@@ -82,7 +85,6 @@ var matchTests = []struct {
 	{"", false, `\./\(\)x`, "./x", true},
 	// findutils-default: emacs where '.' matches a newline.
 	{"findutils-default", false, `.*new.line`, "./new\nline", true},
-	{"findutils-default", false, `\./a\{2\}`, "./a{2}", true},
 	// emacs.
 	{"emacs", false, `.*new.line`, "./new\nline", false},
 	{"emacs", false, `\./a+`, "./aaa", true},
@@ -177,6 +179,46 @@ var matchTests = []struct {
 	{"awk", true, `\./[\a]`, "./A", true}, // escapes in lists are uppercased
 }
 
+// matchTests411 are rows of matchTests where GNU 4.9 gives the other
+// answer: GNU 4.11's emacs syntax (the default, findutils-default and
+// emacs) has classes and \{ \} intervals, which 4.9's had not (there
+// "[[:alpha:]]" was the set "[:alph" then "]", and "\{" a literal).
+var matchTests411 = []matchTest{
+	{"", false, `\./a\{2\}`, "./aa", true},
+	{"", false, `\./a\{2\}`, "./a{2}", false},
+	{"", false, `\./a\{1,2\}b`, "./aab", true},
+	{"", false, `\./a\{,2\}b`, "./b", true},
+	{"", false, `\./b\{2,\}`, "./bbb", true},
+	{"", false, `\./\(ab\)\{2\}`, "./abab", true},
+	{"", false, `\./[[:alpha:]]`, "./a", true},
+	{"", false, `\./[[:alpha:]]`, "./a]", false},
+	{"", false, `\./12[[:digit:]]`, "./123", true},
+	{"", false, `\./[^[:digit:]]x`, "./ax", true},
+	{"", true, `\./[[:lower:]]X`, "./AX", true},
+	{"findutils-default", false, `\./a\{2\}`, "./aa", true},
+	{"findutils-default", false, `\./a\{2\}`, "./a{2}", false},
+	{"findutils-default", false, `.*new[[:space:]]*.line`, "./new\nline", true},
+	{"emacs", false, `\./[[:digit:]]\{3\}`, "./123", true},
+	{"emacs", true, `\./[[:upper:]]\{2\}`, "./ab", true},
+}
+
+// hyphenTests are rows where GNU 4.9 (glibc 2.36) refuses the pattern:
+// "---" in a list is one '-' in GNU 4.11 (gnulib, as V7 grep), not a
+// range from '-' to '-' after an element.
+var hyphenTests = []matchTest{
+	{"posix-extended", false, `\./[a---]`, "./-", true},
+	{"posix-extended", false, `\./[a---]`, "./a", true},
+	{"posix-basic", false, `\./[+---]*`, "./+-+", true},
+	{"posix-basic", false, `\./[+---]*`, "./,", false}, // not the range +--
+	{"awk", true, `\./[a---z]*`, "./A-Z", true},
+	{"sed", false, `\./[a---z]`, "./b", false},
+}
+
+// allMatchTests returns matchTests, matchTests411 and hyphenTests.
+func allMatchTests() []matchTest {
+	return slices.Concat(matchTests, matchTests411, hyphenTests)
+}
+
 // syntaxOf returns the syntax for a test row's type and case folding.
 func syntaxOf(t *testing.T, typ string, icase bool) Syntax {
 	t.Helper()
@@ -194,7 +236,7 @@ func syntaxOf(t *testing.T, typ string, icase bool) Syntax {
 }
 
 func TestMatch(t *testing.T) {
-	for _, tt := range matchTests {
+	for _, tt := range allMatchTests() {
 		g, err := Compile(tt.pat, syntaxOf(t, tt.typ, tt.icase))
 		if err != nil {
 			t.Errorf("%s icase=%v %q: %v", tt.typ, tt.icase, tt.pat, err)
@@ -251,7 +293,7 @@ func TestAllocs(t *testing.T) {
 // one of glibc's errors (or the back-reference refusal); a compiled one
 // gives the same answer through Go's regexp and through nfa.
 func FuzzCompile(f *testing.F) {
-	for _, tt := range matchTests {
+	for _, tt := range allMatchTests() {
 		f.Add(tt.typ, tt.icase, tt.pat, tt.path)
 	}
 	f.Add("", false, "0\x000", "0") // a C string ends at the NUL
@@ -281,9 +323,11 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// TestAgainstGNU runs every row of matchTests
-// through GNU find: the paths are made as files and given as starting
-// points with -maxdepth 0, one find per pattern.
+// TestAgainstGNU runs every row of matchTests, matchTests411 and (with
+// GNU 4.11) hyphenTests through GNU find: the paths are made as files
+// and given as starting points with -maxdepth 0, one find per pattern.
+// With GNU 4.9 as the reference, a row of matchTests411 must get the
+// other answer.
 func TestAgainstGNU(t *testing.T) {
 	find := testtool.GNUFind(t)
 	dir := t.TempDir()
@@ -294,13 +338,20 @@ func TestAgainstGNU(t *testing.T) {
 	}
 	want := map[key]map[string]bool{}
 	var order []key
-	for _, tt := range matchTests {
+	rows := slices.Concat(matchTests, matchTests411)
+	if testtool.GNURef() {
+		rows = append(rows, hyphenTests...)
+	}
+	for i, tt := range rows {
 		k := key{tt.typ, tt.icase, tt.pat}
 		if want[k] == nil {
 			want[k] = map[string]bool{}
 			order = append(order, k)
 		}
 		want[k][tt.path] = tt.want
+		if i >= len(matchTests) && !testtool.GNURef() {
+			want[k][tt.path] = !tt.want
+		}
 		p := filepath.Join(dir, tt.path)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -338,7 +389,7 @@ func TestAgainstGNU(t *testing.T) {
 		}
 		for path, w := range want[k] {
 			if got[path] != w {
-				t.Errorf("%s %s %q on %q: GNU find says %v, the table %v", k.typ, op, k.pat, path, got[path], w)
+				t.Errorf("%s %s %q on %q: GNU find %s says %v, the table %v", k.typ, op, k.pat, path, testtool.GNUVersion(), got[path], w)
 			}
 		}
 	}
