@@ -2,7 +2,7 @@
 // Nodes and evaluates it on the Entries the walker hands over.
 //
 // Parse splits the arguments into starting points and an expression the
-// way GNU find 4.9 does (an argument that starts with '-', or is '(' or
+// way GNU find 4.11 does (an argument that starts with '-', or is '(' or
 // '!', begins the expression), parses the expression with GNU's grammar
 // and error messages, and returns the tree together with the walker
 // options that the expression's options (-maxdepth, -depth, -xdev, ...)

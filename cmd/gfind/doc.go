@@ -1,4 +1,4 @@
-// Command gfind is a fast parallel clone of GNU find 4.9.
+// Command gfind is a fast parallel clone of GNU find 4.11.
 //
 // The pipeline, one package per stage:
 //

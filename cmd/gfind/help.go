@@ -194,7 +194,7 @@ func printHelp() int {
 }
 
 func printVersion() int {
-	fmt.Fprintf(os.Stdout, "gfind %s\nA parallel reimplementation of GNU find 4.9.\nLicense MIT.\n", version)
+	fmt.Fprintf(os.Stdout, "gfind %s\nA parallel reimplementation of GNU find 4.11.\nLicense MIT.\n", version)
 	return 0
 }
 
