@@ -296,6 +296,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 	s.setChild(d, fd, de.name)
 	e := &s.e
 	e.Type = de.typ
+	e.dino = de.ino
 	if e.Type == TypeUnknown {
 		// The file system does not fill d_type (some FUSE, old XFS):
 		// lstat, as fts does.
