@@ -588,11 +588,14 @@ func lookPath(name string) (string, error) {
 // directory's batch runs when the last worker in it leaves, so memory
 // stays bounded: at most one batch per worker and -execdir node, each
 // at most the kernel's argument room, plus what -quit or a stop leaves
-// for Close. A directory whose entries several workers visit one after
-// the other (a huge directory handed out in getdents chunks) may get
-// more than one child; GNU's gets one per stretch of the walk between
-// subdirectories. With one worker (-j1) the batches run exactly where
-// GNU runs them.
+// for Close. A huge directory whose getdents chunks the walk hands out
+// to other workers (walker.Options.Hold) is held, as if by one more
+// worker, while a chunk is out: the worker that took it may not have
+// visited any of it yet, and the others may all have moved on. So a
+// directory's batch is one child unless the argument room splits it,
+// whatever the number of workers; GNU's gets one per stretch of the
+// walk between subdirectories. With one worker (-j1) the batches run
+// exactly where GNU runs them.
 
 // A batch collects files for one command: a child, or a few when the
 // kernel refuses the whole (see run).
@@ -709,6 +712,35 @@ func (n *execNode) leave(b *batch, s *State) {
 	if len(b.files) > 0 {
 		b.run(s.Out)
 	}
+}
+
+// HoldsDirs reports whether the expression keeps something per
+// directory that the walk's pieces must hold (State.HoldDir): -execdir
+// ... + batches.
+func (c *Command) HoldsDirs() bool { return len(c.execdirs) > 0 }
+
+// HoldDir counts the walker in or out of directory dir (as dirKey names
+// it) for the -execdir ... + batches, while it hands a piece of the
+// directory to another worker (walker.Options.Hold): the batch waits for
+// that piece's visits, as for a worker in the directory.
+func (s *State) HoldDir(dir []byte, held bool) {
+	if s.dirs == nil {
+		return
+	}
+	key := string(dir)
+	for _, n := range s.dirs.nodes {
+		if held {
+			n.enter(key, s)
+			continue
+		}
+		n.mu.Lock()
+		b := n.dirs[key]
+		n.mu.Unlock()
+		if b != nil {
+			n.leave(b, s)
+		}
+	}
+	s.leaveGate()
 }
 
 // add puts e's path in n's batch (for -execdir, the one of e's

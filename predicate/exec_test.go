@@ -294,6 +294,9 @@ func walkStates(cmd *Command, sink *output.Sink, diag *output.Diag, workers int,
 	for i := range states {
 		states[i] = NewState(cmd, sink, diag)
 	}
+	if cmd.HoldsDirs() {
+		opt.Hold = func(worker int, dir []byte, held bool) { states[worker].HoldDir(dir, held) }
+	}
 	err := walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
 		if e.Err != nil {
 			diag.FileError(e.Path, e.Err)

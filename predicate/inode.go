@@ -8,6 +8,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// direntIno reports whether e's inode number is known without a stat.
+func direntIno(e *walker.Entry) bool {
+	_, ok := e.DirentIno()
+	return ok
+}
+
 // inodeNumNode is -links [+-]N (the hard link count) and -inum [+-]N
 // (the inode number).
 type inodeNumNode struct {
@@ -17,6 +23,14 @@ type inodeNumNode struct {
 }
 
 func (n *inodeNumNode) Eval(e *walker.Entry, s *State) bool {
+	if n.inum {
+		if ino, ok := e.DirentIno(); ok {
+			// GNU's get_info: need_inum stats only when the directory
+			// record's number will not do, so a file that vanished since
+			// its directory was read still has one.
+			return n.num.match(ino)
+		}
+	}
 	st, ok := s.stat(e)
 	if !ok {
 		return false

@@ -1,12 +1,16 @@
 package predicate
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // nameService answers what /etc/passwd and /etc/group do not know: the
@@ -29,12 +33,45 @@ type nameService interface {
 // through NSS as the C library would in gfind's place. Any failure
 // (no getent, an exit status other than 0, output that is not an entry)
 // is "unknown", as a NULL from getpwuid is for GNU find.
+//
+// A run that outlasts the time limit is killed, reported (getentHung),
+// and unknown too: getent hangs when an NSS module does (an LDAP server
+// that accepts connections but never answers, with no time limit of
+// its own), where GNU find would hang in getpwnam for ever. The name
+// service is not asked again for the rest of the run: every further
+// question would wait as long.
 type getentNS struct {
 	// path returns getent's absolute path, or "" when there is none.
 	path func() string
+	// timeout limits each run; 0 means getentTimeout.
+	timeout time.Duration
+	// hung is set once a run timed out (shared by the copies of a
+	// getentNS).
+	hung *atomic.Bool
+	// report, when set, is told about the run that timed out, in place
+	// of nssReport's (tests).
+	report func(db, key string, limit time.Duration)
 }
 
-func newGetentNS() getentNS { return getentNS{path: getentPath} }
+// getentTimeout is how long one getent run may take: a name service
+// that works answers in milliseconds, one that reaches a remote server
+// in well under a second; LDAP and SSSD clients give up on a server by
+// themselves within a few seconds when they are configured to. Ten
+// seconds tells a hang from a slow answer without making a user wait
+// long for the diagnostic.
+const getentTimeout = 10 * time.Second
+
+// getentKillDelay is how long, once a timed-out getent is killed, its
+// output pipe may stay open (held by a child of a module) before gfind
+// stops reading it.
+const getentKillDelay = time.Second
+
+// nssReport is where getentNS reports a run that timed out: the last
+// Parse's Config.Warn (the account database is the process's, and so
+// is this). Nil: nowhere.
+var nssReport atomic.Pointer[func(db, key string, limit time.Duration)]
+
+func newGetentNS() getentNS { return getentNS{path: getentPath, hung: new(atomic.Bool)} }
 
 func (g getentNS) userName(uid uint32) (string, bool) {
 	return g.byID("passwd", uid)
@@ -102,12 +139,24 @@ func getentNumeric(key string) bool {
 // would see it; stdin and stderr are /dev/null.
 func (g getentNS) query(db, key string) (string, uint32, bool) {
 	path := g.path()
-	if path == "" {
+	if path == "" || g.hung != nil && g.hung.Load() {
 		return "", 0, false
 	}
+	limit := g.timeout
+	if limit <= 0 {
+		limit = getentTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
 	out := &headWriter{max: 4096}
-	cmd := &exec.Cmd{Path: path, Args: []string{"getent", db, "--", key}, Stdout: out}
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Args = []string{"getent", db, "--", key}
+	cmd.Stdout = out
+	cmd.WaitDelay = getentKillDelay
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			g.timedOut(db, key, limit)
+		}
 		return "", 0, false
 	}
 	line, _, _ := strings.Cut(string(out.b), "\n")
@@ -122,6 +171,31 @@ func (g getentNS) query(db, key string) (string, uint32, bool) {
 		return "", 0, false
 	}
 	return f[0], uint32(id), true
+}
+
+// timedOut records that a run timed out and reports it, once per
+// getentNS (a question asked at the same time by another worker may
+// time out too).
+func (g getentNS) timedOut(db, key string, limit time.Duration) {
+	if g.hung != nil && g.hung.Swap(true) {
+		return
+	}
+	report := g.report
+	if report == nil {
+		if f := nssReport.Load(); f != nil {
+			report = *f
+		}
+	}
+	if report != nil {
+		report(db, key, limit)
+	}
+}
+
+// getentHung is the diagnostic about a getent run that timed out, in
+// GNU's style: what was asked, with key quoted by quote, and what
+// follows.
+func getentHung(db, key string, limit time.Duration, quote func(string) string) string {
+	return fmt.Sprintf("getent %s %s did not answer within %v: taken as unknown, and the name service is not asked again", db, quote(key), limit)
 }
 
 // headWriter keeps the first max bytes written to it and drops the rest

@@ -148,6 +148,11 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if cfg.Now.IsZero() {
 		cfg.Now = time.Now()
 	}
+	// A name service lookup that hangs (nss.go) is reported as a
+	// warning, whether it happens now or during the walk.
+	warn, quote := cfg.Warn, cfg.Quote
+	report := func(db, key string, limit time.Duration) { warn(getentHung(db, key, limit, quote)) }
+	nssReport.Store(&report)
 	p := &parser{cfg: cfg, args: args, warnings: cfg.Warnings}
 	p.walk = walker.Options{Follow: cfg.Follow, MaxDepth: -1}
 	for p.i < len(args) && !looksLikeExpression(args[p.i], true) {

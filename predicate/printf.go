@@ -34,7 +34,7 @@ func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
 	})
 	var st *unix.Stat_t
 	if n.format.NeedsStat() || (n.format.NeedsType() && e.Type == walker.TypeUnknown) ||
-		(n.format.NeedsLinkStatus() && e.Type == walker.TypeSymlink) {
+		(n.format.NeedsLinkStatus() && e.Type == walker.TypeSymlink) || (n.format.NeedsIno() && !direntIno(e)) {
 		var ok bool
 		if st, ok = s.stat(e); !ok {
 			return false // GNU: no status, no output, and false
@@ -65,6 +65,12 @@ func (n *printfNode) destName() string {
 func (n *printfNode) Facts() Facts {
 	f := Facts{Effects: outEffect(n.file), Cost: costPrint, Prob: 1}
 	if n.format.NeedsStat() {
+		f.Needs |= NeedStat
+		f.Cost += costStat
+	}
+	if n.format.NeedsIno() && !n.format.NeedsStat() {
+		// Without a stat below the starting points, mostly; the
+		// optimizer counts it as GNU counts need_inum, a stat.
 		f.Needs |= NeedStat
 		f.Cost += costStat
 	}

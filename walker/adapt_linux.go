@@ -171,8 +171,9 @@ func (a *adapt) decide(now int64) {
 	busy := float64(cpu-a.cpu) / float64(elapsed*int64(a.ncpu))
 	a.cpu = cpu
 	next := level
+	blocked := looksBlocked(frac, n)
 	switch {
-	case frac > growAt && n >= minSlow && busy < busyAt && level < a.cap:
+	case blocked && busy < busyAt && level < a.cap:
 		next = min(a.cap, 2*level)
 		a.low = 0
 	case probes < minProbes:
@@ -191,11 +192,31 @@ func (a *adapt) decide(now int64) {
 	default:
 		a.low = 0
 	}
+	if f := adaptDecided.Load(); f != nil {
+		(*f)(adaptWindow{elapsed: elapsed, probes: probes, nslow: n, frac: frac, busy: busy, blocked: blocked, level: level, next: next})
+	}
 	if next != level {
 		a.level.Store(int32(next))
 		a.p.resize(next)
 	}
 }
+
+// looksBlocked reports whether a window whose blocked calls took frac of
+// the worker time, n of them (weighted), is one of a walk waiting on its
+// calls: the condition of growth, before the CPUs and the cap are asked.
+func looksBlocked(frac float64, n int32) bool { return frac > growAt && n >= minSlow }
+
+// adaptWindow is the figures of one decision (adapt.decide), for tests.
+type adaptWindow struct {
+	elapsed       int64
+	probes, nslow int32
+	frac, busy    float64
+	blocked       bool // looksBlocked
+	level, next   int
+}
+
+// adaptDecided is the test seam after each decision: nil outside tests.
+var adaptDecided atomic.Pointer[func(adaptWindow)]
 
 // done gives the process back the Ps it had before the walk.
 func (a *adapt) done() {

@@ -122,6 +122,19 @@ type Options struct {
 	// of its place in the walk's order, and Ordered writes the output in
 	// that order. Ignored with one worker, and under PostOrder.
 	Ordered Ordered `json:"-"`
+	// Hold, when set, is told when the parallel walk hands a piece of a
+	// big directory's records to another worker (one getdents chunk;
+	// see "The parallel walk" in the package doc): Hold(worker, dir,
+	// true) on the reader's goroutine before the piece can be visited,
+	// and Hold(worker, dir, false) on the goroutine that took the piece,
+	// after its last visit (or after a Stop, with none). dir is the
+	// directory as its files' Paths begin (their Path[:NameOff]), valid
+	// only during the call. A visitor that keeps something per directory
+	// until the workers visiting it move on (gfind's -execdir ... +
+	// batches) keeps it while a piece is out, which no worker may have
+	// begun to visit yet. It is called as often as directories are
+	// split, never per entry.
+	Hold func(worker int, dir []byte, held bool) `json:"-"`
 }
 
 // A Seq is a position in the walk's depth-first order, made by an
@@ -215,6 +228,10 @@ type Entry struct {
 	// the end of Path (beyond its capacity, so that an append by a caller
 	// cannot overwrite it), which lets the calls use Path in place.
 	atOff int
+	// dino is the inode number of the file's directory record (d_ino),
+	// or 0: for a starting point, a directory's own visits and a
+	// Synthetic Entry (DirentIno).
+	dino uint64
 	// follow is set when Type describes a link's target (-L, or a root
 	// under -H).
 	follow   bool
@@ -337,8 +354,27 @@ func (e *Entry) readlink() ([]byte, error) {
 	}
 }
 
+// DirentIno returns the file's inode number without a stat where GNU
+// find takes it without one (for -inum and %i): from the directory
+// record (fts's d_ino), for a file below a starting point that is not a
+// directory (a mount point's record holds the inode number of the
+// directory under the mount) and whose type the record gave (under -L,
+// not a link: those are followed). When the file's status was taken
+// already, its number is the status's, as in GNU, which copies the stat
+// over the record's number. ok is false when the caller must stat.
+func (e *Entry) DirentIno() (ino uint64, ok bool) {
+	if e.dino == 0 || e.Type == TypeDir || e.follow {
+		return 0, false
+	}
+	if e.haveL && e.lstatErr == nil {
+		return e.lstat.Ino, true
+	}
+	return e.dino, true
+}
+
 // reset prepares a reused Entry for the next file.
 func (e *Entry) reset() {
+	e.dino = 0
 	e.Err = nil
 	e.PostOrder = false
 	e.follow = false

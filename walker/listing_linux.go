@@ -74,8 +74,8 @@ func (l *listing) end() int {
 
 // A packed record of listing.recs: the name's length (2 bytes, native
 // order), the Type (1) with packedKid set if the entry has a node in
-// kids, the inode number (8) for a directory only (the walk uses no
-// other's), then the name and its NUL (the *at calls need it). A file's
+// kids, the inode number (8: a directory's identity, and a file's
+// Entry.DirentIno), then the name and its NUL (the *at calls need it). A
 // record is 15 bytes plus its name's length, against 32 on average in
 // the kernel's format.
 const (
@@ -90,11 +90,8 @@ func packed(recs []byte, pos int) (de dirent, kid bool, next int) {
 	nlen := int(binary.NativeEndian.Uint16(b))
 	t := b[2]
 	de.typ = Type(t &^ packedKid)
-	p := packedHead
-	if de.typ == TypeDir {
-		de.ino = binary.NativeEndian.Uint64(b[p:])
-		p += packedIno
-	}
+	de.ino = binary.NativeEndian.Uint64(b[packedHead:])
+	const p = packedHead + packedIno
 	de.name = b[p : p+nlen]
 	return de, t&packedKid != 0, pos + p + nlen + 1
 }
@@ -456,7 +453,7 @@ func (l *rawList) merge(s []sortEnt, m int, tmp []sortEnt) {
 // pack writes raw's entries, in their order, into l.recs, the records
 // of type directory without a node. b is what collect learned of them.
 func (l *listing) pack(raw *rawList, b batch) {
-	size := len(raw.ents)*(packedHead+1) + b.dirs*packedIno + b.nameBytes
+	size := len(raw.ents)*(packedHead+packedIno+1) + b.nameBytes
 	if cap(l.recs) < size {
 		// Rounded up, so that the listing, once recycled, fits most
 		// directories without a new buffer.
@@ -472,10 +469,9 @@ func (l *listing) pack(raw *rawList, b batch) {
 		b := recs[pos:]
 		binary.NativeEndian.PutUint16(b, e.nlen)
 		b[2] = byte(e.typ)
-		p := packedHead
+		copy(b[packedHead:packedHead+packedIno], rec[direntIno:direntIno+8])
+		const p = packedHead + packedIno
 		if e.typ == TypeDir {
-			copy(b[p:p+packedIno], rec[direntIno:direntIno+8])
-			p += packedIno
 			l.lastDir = pos
 		}
 		// The name, with the NUL the kernel wrote after it.

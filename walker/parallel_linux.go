@@ -733,6 +733,9 @@ func (k *worker) splitChunk(d *dir, buf []byte) {
 	if p.w.opt.PostOrder {
 		d.unfinished.Add(1)
 	}
+	if hold := p.w.opt.Hold; hold != nil {
+		hold(k.id, k.dirPrefix(d), true)
+	}
 	p.pending.Add(1)
 	k.push([]*dir{x}, true)
 }
@@ -743,6 +746,7 @@ func (k *worker) processChunk(x *dir) {
 	w := k.w
 	d := x.parent
 	b := x.chunk
+	hookBeforePiece(d)
 	if !w.stop.Load() {
 		fd, err := w.pin(d)
 		if err != nil {
@@ -760,6 +764,9 @@ func (k *worker) processChunk(x *dir) {
 			}
 			w.unpin(d, false)
 		}
+	}
+	if hold := w.opt.Hold; hold != nil {
+		hold(k.id, k.dirPrefix(d), false)
 	}
 	x.chunk = nil
 	shared.mu.Lock()

@@ -121,7 +121,6 @@ func (b *readBufs) give(c []byte) {
 type batch struct {
 	leaf      bool // no record that the walk may descend into
 	nameBytes int  // the names' bytes
-	dirs      int  // records of type directory
 }
 
 // collect gathers the records of the read rd into raw, in readdir
@@ -190,9 +189,6 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 				b.leaf = false
 			}
 			b.nameBytes += len(de.name)
-			if de.typ == TypeDir {
-				b.dirs++
-			}
 			// Set in place, field by field: a sortEnt built whole and
 			// then stored is read back before its parts reach memory
 			// (a store-forwarding stall per record).

@@ -94,3 +94,21 @@ func hookBeforeRead(d *dir) {
 		(*f)(d.path())
 	}
 }
+
+// beforePiece is the test seam before a worker visits a piece of a big
+// directory handed to it (processChunk): a hook that blocks holds the
+// piece back while the walk goes on elsewhere. Nil outside tests.
+var beforePiece atomic.Pointer[func(path string)]
+
+// SetBeforePieceHook is for tests only: it installs f, called with the
+// path of the directory before each piece of it handed out by the
+// parallel walk is visited, and returns a function that restores the
+// previous hook.
+func SetBeforePieceHook(f func(path string)) (restore func()) { return setHook(&beforePiece, f) }
+
+// hookBeforePiece calls the test hook, if any, for d.
+func hookBeforePiece(d *dir) {
+	if f := beforePiece.Load(); f != nil {
+		(*f)(d.path())
+	}
+}

@@ -129,6 +129,16 @@ func (p *pathBuf) setDir(d *dir) {
 	p.cur = d
 }
 
+// dirPrefix points the path buffer at d and returns d's path as its
+// files' Paths begin (Path[:NameOff]), for Options.Hold.
+func (s *wstate) dirPrefix(d *dir) []byte {
+	s.pb.setDir(d)
+	if d.childOff > d.pathLen {
+		s.pb.b[d.pathLen] = '/' // setDirEntry may have put a NUL there
+	}
+	return s.pb.b[:d.childOff:d.childOff]
+}
+
 // setDirEntry points the Entry at directory d itself (for a root, an
 // error about d, or d's post-order visit), relative to parentFD.
 func (s *wstate) setDirEntry(d *dir, parentFD int) {
@@ -296,6 +306,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 	s.setChild(d, fd, de.name)
 	e := &s.e
 	e.Type = de.typ
+	e.dino = de.ino
 	if e.Type == TypeUnknown {
 		// The file system does not fill d_type (some FUSE, old XFS):
 		// lstat, as fts does.

@@ -158,6 +158,9 @@ func run(args []string) int {
 			return exclude(e)
 		}
 	}
+	if cmd.HoldsDirs() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
+		walk.Hold = func(worker int, dir []byte, held bool) { state(worker).HoldDir(dir, held) }
+	}
 	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
 	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
 		fmt.Fprintf(os.Stderr, "Parsed tree:\n%s\nOptimized tree (-O%d):\n%s\n",

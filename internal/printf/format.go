@@ -30,6 +30,7 @@ type Format struct {
 	flush     bool
 	stat, typ bool
 	link      bool // %Y or %l: a link's own status is needed
+	ino       bool // %i: the directory record's number may do
 }
 
 // fseg is one segment: literal text, then (when conv is not 0) a
@@ -193,6 +194,9 @@ func (f *Format) need(c byte) {
 		// The type decides; d_type gives it without a stat.
 		f.typ = true
 		f.link = f.link || c != 'y'
+	case 'i':
+		// GNU takes it from the directory record when it can (need_inum).
+		f.ino = true
 	case 'd', 'f', 'h', 'H', 'p', 'P', 'Z':
 	default:
 		f.stat = true
@@ -205,6 +209,11 @@ func (f *Format) String() string { return f.src }
 // NeedsStat reports whether some directive needs the file's status (the
 // one the tests see: the link's target under -L).
 func (f *Format) NeedsStat() bool { return f.stat }
+
+// NeedsIno reports whether some directive (%i) needs the file's inode
+// number. When NeedsStat is false and the Entry's DirentIno has none,
+// the caller must supply the status.
+func (f *Format) NeedsIno() bool { return f.ino }
 
 // NeedsType reports whether some directive needs the file's type. When
 // the Entry's Type is TypeUnknown the caller must supply the status.
@@ -269,7 +278,8 @@ var ErrOverflow = unix.EOVERFLOW
 
 // Append appends the expansion of f for e to dst. st is the file's
 // status as the tests see it; it may be nil when the format needs none
-// (NeedsStat false, and NeedsType false or e.Type known). With tty set,
+// (NeedsStat false, NeedsType false or e.Type known, and NeedsIno false
+// or e.DirentIno known). With tty set,
 // unprintable bytes in names are shown as '?', as GNU does when the
 // destination is a terminal. The only error returned is ErrOverflow;
 // failures on the file itself are reported through env.Diag.
@@ -316,6 +326,14 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		return appendCString(dst, e.Path[:entryRootLen(e, env)], sp)
 	case 'd':
 		return appendCInt(dst, int64(e.Depth), sp)
+	case 'i':
+		if st != nil {
+			return appendCUint(dst, st.Ino, sp)
+		}
+		if ino, ok := e.DirentIno(); ok {
+			return appendCUint(dst, ino, sp)
+		}
+		return dst // the caller broke Append's contract; print nothing
 	case 'y':
 		return appendCString(dst, TypeName(fileMode(e, st)), sp)
 	case 'Y':
@@ -350,8 +368,6 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		return appendCUint(dst, uint64(st.Blocks), sp)
 	case 'k':
 		return appendCUint(dst, (uint64(st.Blocks)+1)/2, sp)
-	case 'i':
-		return appendCUint(dst, st.Ino, sp)
 	case 'n':
 		return appendCUint(dst, uint64(st.Nlink), sp)
 	case 'D':
