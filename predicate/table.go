@@ -74,7 +74,7 @@ var table = []entry{
 	{name: "files0-from", kind: kindOption, parse: parseFiles0From, group: HelpNormal, arg: "FILE"},
 	{name: "maxdepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS"},
 	{name: "mindepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS", sep: "\n "}, // GNU's line starts " -mount"
-	{name: "mount", kind: kindOption, parse: parseXdev, group: HelpNormal},
+	{name: "mount", kind: kindOption, parse: parseMount, group: HelpNormal},
 	{name: "noleaf", kind: kindOption, parse: parseNoleaf, group: HelpNormal},
 	{name: "xdev", kind: kindOption, parse: parseXdev, group: HelpNormal},
 	{name: "ignore_readdir_race", kind: kindOption, parse: parseReaddirRace, group: HelpNormal},
@@ -317,9 +317,17 @@ func parseDepth(p *parser, op string) error {
 	return nil
 }
 
-// parseXdev is -xdev and -mount.
+// parseXdev is -xdev.
 func parseXdev(p *parser, op string) error {
 	p.walk.XDev = true
+	return nil
+}
+
+// parseMount is -mount, which GNU find 4.11 (after POSIX 2024) made
+// skip the files on other devices, mount points included, where it was
+// -xdev before.
+func parseMount(p *parser, op string) error {
+	p.walk.Mount = true
 	return nil
 }
 

@@ -405,8 +405,15 @@ func dotRecord(buf []byte) (ino uint64, ok bool) {
 // for the others. It returns the ancestor that d duplicates, or whether
 // d was swapped for another directory since its parent was read
 // (seam_linux.go).
+//
+// A directory whose identity came from a stat already (an lstat made
+// for -xdev or -mount) holds a bind mount's real identity, which the
+// "." record repeats: it is compared with its ancestors' at once.
 func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 	if dotIno == d.id.ino {
+		if d.idExact {
+			return ancestorOf(d), false
+		}
 		return nil, false
 	}
 	var st unix.Stat_t
@@ -417,12 +424,17 @@ func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 		return nil, true
 	}
 	d.id, d.idExact = idOf(&st), true
+	return ancestorOf(d), false
+}
+
+// ancestorOf returns the ancestor of d that has d's identity, if any.
+func ancestorOf(d *dir) *dir {
 	for x := d.parent; x != nil; x = x.parent {
 		if x.id == d.id {
-			return x, false
+			return x
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // refuse reports a directory that the "." check refused, when the walk

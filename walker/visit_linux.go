@@ -311,6 +311,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			return false, c
 		}
 	}
+	if opt.Mount && s.otherDevice(d) {
+		return false, c
+	}
 	if opt.Exclude != nil && opt.Exclude(e) {
 		return false, c
 	}
@@ -347,6 +350,18 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			descend = false
 		}
 	}
+	if c.exact && !e.follow {
+		// A stat (-xdev, -mount) gave the directory's real identity:
+		// a bind mount of an ancestor is refused now, unvisited, as fts
+		// refuses it (FTS_DC), not after its pre-order visit when the
+		// "." check finds it.
+		for x := d; x != nil; x = x.parent {
+			if x.id == c.id {
+				s.report("", &LoopError{Path: string(e.Path), Ancestor: x.path()})
+				return false, c
+			}
+		}
+	}
 	if opt.PostOrder && descend {
 		return true, c // visited after its contents
 	}
@@ -360,6 +375,28 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		}
 	}
 	return descend && !w.stop.Load(), c
+}
+
+// otherDevice reports whether the current entry, a record of d, is on
+// another device than its starting point (Options.Mount). As fts, which
+// under FTS_MOUNT stats every record, it takes the status the walk goes
+// by: the target's for a followed link, else the file's own. A file
+// whose status cannot be had is not skipped by fts (FTS_NS); here its
+// lstat failure is reported as for a record of unknown type, and it is
+// skipped.
+func (s *wstate) otherDevice(d *dir) bool {
+	e := &s.e
+	if e.follow {
+		// followLink reported what it could not stat; a dangling link
+		// has its own status.
+		return e.haveS && e.Type != TypeUnknown && uint64(e.stat.Dev) != d.rootDev
+	}
+	st, err := e.Lstat()
+	if err != nil {
+		s.fail("lstat", err)
+		return true
+	}
+	return uint64(st.Dev) != d.rootDev
 }
 
 // closesLoop reports whether the directory of the current entry, a
