@@ -535,7 +535,7 @@ func parseNewerXY(p *parser, op string) error {
 		return p.errorf("invalid predicate `%s'", op)
 	}
 	if p.i >= len(p.args) {
-		return p.errorf("The %s test needs an argument", p.quote(op))
+		return p.errorf("The %s test needs to be followed by an argument", p.quote(op))
 	}
 	arg := p.args[p.i]
 	p.i++

@@ -187,3 +187,23 @@ func TestOptLevelAgainstGNU(t *testing.T) {
 		})
 	}
 }
+
+// gnu411MiscCases are the diagnostics GNU 4.11 words otherwise than
+// 4.9, that TestAgainstGNU's tree shows.
+var gnu411MiscCases = []gnuCase{
+	{args: ". -newermm", gnu411: &gnu411{stderr: []string{"find: The '-newermm' test needs to be followed by an argument"}, code: 1}},
+	{args: ". -newerat", gnu411: &gnu411{stderr: []string{"find: The '-newerat' test needs to be followed by an argument"}, code: 1}},
+}
+
+// TestAgainstGNU411Misc runs gnu411MiscCases in TestAgainstGNU's tree.
+func TestAgainstGNU411Misc(t *testing.T) {
+	gnu := testtool.GNUFind(t)
+	gfind := gfindBin(t)
+	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
+	for _, c := range gnu411MiscCases {
+		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
+			compareCase(t, filepath.Join(root, c.dir), false, gnu, gfind, c)
+		})
+	}
+}

@@ -266,7 +266,6 @@ var gnuTimeDayCases = []gnuCase{
 	{args: ". -newerzz x"},
 	{args: ". -newertm ref_old"},
 	{args: ". -newermz ref_old"},
-	{args: ". -newermm"},
 	{args: ". -newerm ref_old"},
 	{args: ". -newermt garbage"},
 	{args: ". -newermt '2023-02-30'"},
