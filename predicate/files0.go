@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/gfind/gfind/output"
+	"golang.org/x/sys/unix"
 )
 
 // parseFiles0From is -files0-from FILE. GNU's parse_files0_from inserts
@@ -38,16 +39,19 @@ type rootList struct {
 // input), or returns GNU's error. GNU opens the list once the whole
 // command line has been parsed, and reads it as it walks.
 func (p *parser) openRootList() (*rootList, error) {
+	ok := false // -ok or -okdir, which read their answers from standard input
+	for _, t := range p.toks {
+		if t.node == nil {
+			continue
+		}
+		if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
+			ok = true
+			break
+		}
+	}
 	if p.files0 == "-" {
-		for _, t := range p.toks {
-			if t.node == nil {
-				continue
-			}
-			if a := t.node.Args(); len(a) > 0 && (a[0] == "-ok" || a[0] == "-okdir") {
-				// GNU's message ends in a newline of its own, before
-				// error()'s: a blank line follows it.
-				return nil, p.errorf("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n")
-			}
+		if ok {
+			return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input")
 		}
 		// GNU names standard input "(standard input)" in its messages.
 		return &rootList{r: bufio.NewReader(os.Stdin), shown: p.quote("(standard input)")}, nil
@@ -56,7 +60,22 @@ func (p *parser) openRootList() (*rootList, error) {
 	if err != nil {
 		return nil, p.errorf("cannot open %s for reading: %s", p.quote(p.files0), output.Strerror(unwrapPathError(err)))
 	}
+	if ok && sameFile(f, os.Stdin) {
+		// /dev/stdin, or the list redirected to standard input too.
+		f.Close()
+		return nil, p.errorf("when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file (%s) used for -files0-from appears to refer to the same file as the standard input", p.quote(p.files0))
+	}
 	return &rootList{r: bufio.NewReader(f), f: f, shown: p.quote(p.files0)}, nil
+}
+
+// sameFile reports whether a and b are open on the same file (GNU's
+// SAME_INODE on their fstat); false when either cannot be stat'ed.
+func sameFile(a, b *os.File) bool {
+	var sa, sb unix.Stat_t
+	if unix.Fstat(int(a.Fd()), &sa) != nil || unix.Fstat(int(b.Fd()), &sb) != nil {
+		return false
+	}
+	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
 }
 
 // next returns the next starting point. An empty name is not one: it

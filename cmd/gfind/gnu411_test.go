@@ -192,6 +192,17 @@ func TestOptLevelAgainstGNU(t *testing.T) {
 // 4.9, that TestAgainstGNU's tree shows.
 var gnu411MiscCases = []gnuCase{
 	{args: ". -newermm", gnu411: &gnu411{stderr: []string{"find: The '-newermm' test needs to be followed by an argument"}, code: 1}},
+	// -files0-from reading standard input, which -ok and -okdir read
+	// their answers from (the rows of gnu_roots_test.go once; stdin is
+	// /dev/null here, which GNU does not read before it refuses). A list
+	// that is standard input under another name is refused too, which
+	// gfind did not do.
+	{args: "-files0-from - -ok echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input"}, code: 1}},
+	{args: "-files0-from - -okdir echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input"}, code: 1}},
+	{args: "-files0-from nosuch -files0-from - -ok echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input"}, code: 1}},
+	{args: "-files0-from /dev/stdin -okdir echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file ('/dev/stdin') used for -files0-from appears to refer to the same file as the standard input"}, code: 1}},
+	{args: "-files0-from /dev/null -ok echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file ('/dev/null') used for -files0-from appears to refer to the same file as the standard input"}, code: 1}},
+	{args: "-files0-from /dev/stdin -print"},
 	{args: ". -newerat", gnu411: &gnu411{stderr: []string{"find: The '-newerat' test needs to be followed by an argument"}, code: 1}},
 }
 

@@ -189,9 +189,6 @@ var gnuRootCases = []rootCase{
 	// cannot share.
 	{args: `-files0-from lists/mid -ok echo {} ;`, stdin: "y\ny\n", serialOnly: true},
 	{args: `-files0-from lists/many -okdir echo {} ;`, stdin: "y\nn\ny\ny\n", serialOnly: true},
-	{args: `-files0-from - -ok echo {} ;`, stdin: "basic/x.go\x00"},
-	{args: `-files0-from - -okdir echo {} ;`, stdin: "basic/x.go\x00"},
-	{args: `-files0-from lists/mid -files0-from - -ok echo {} ;`, stdin: "basic/x.go\x00"},
 	{args: `-files0-from - -files0-from lists/mid -ok echo {} ;`, stdin: "y\ny\n", serialOnly: true},
 	{args: `-files0-from - -exec echo {} ;`, stdin: "basic/x.go\x00"},
 	{args: `-files0-from - -ok echo {} ; -foo`, stdin: "basic/x.go\x00"},
