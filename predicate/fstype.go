@@ -16,12 +16,15 @@ import (
 // "proc"). A device the mount table does not list has type "unknown",
 // as GNU's filesystem_type says.
 //
-// At its default optimisation level GNU find replaces an -fstype whose
-// type is not in the mount table by -false (parser.c's is_used_fs_type),
-// so "unknown" never matches either; gfind does the same at every level.
+// From -O2 on GNU find replaces an -fstype whose type is not in the
+// mount table by -false (parser.c's is_used_fs_type), so that "unknown"
+// never matches either, and the file is not stat'ed for it. At -O0 and
+// -O1, the default since GNU 4.10, the test is made: it stats the file
+// (and reports a failure), and "unknown" matches a file on a device the
+// mount table does not list (/proc/self/ns/*, nsfs).
 type fstypeNode struct {
 	typ   string
-	never bool // no mounted file system has that type
+	never bool // no mounted file system has that type, at -O2 and above
 	prob  float64
 }
 
@@ -52,13 +55,14 @@ func parseFstype(p *parser, op string) error {
 		return err
 	}
 	m := mounts()
-	n := &fstypeNode{typ: typ, never: m.err == nil && !m.names[typ] && typ != "afs"}
+	unused := m.err == nil && !m.names[typ] && typ != "afs"
+	n := &fstypeNode{typ: typ, never: unused && p.cfg.OptLevel >= 2}
 	// GNU's estimate_fstype_success_rate: most files are taken to be on
 	// the same type of file system as the root.
 	n.prob = 1.0
 	var st unix.Stat_t
 	switch {
-	case n.never:
+	case unused:
 		n.prob = 0
 	case unix.Stat("/", &st) == nil:
 		n.prob = 0.3

@@ -43,6 +43,9 @@ type Config struct {
 	// Now is the time the command started, which the time tests
 	// measure from (GNU's options.start_time); zero means time.Now().
 	Now time.Time
+	// OptLevel is GNU's -O level, which parsing needs too: from 2 on an
+	// -fstype of a type no mounted file system has is -false.
+	OptLevel int
 
 	// gfind's extras, from its own leading options (cmd/gfind). None of
 	// them changes what a GNU find command line does.

@@ -203,6 +203,13 @@ var gnu411MiscCases = []gnuCase{
 	{args: "-files0-from /dev/stdin -okdir echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file ('/dev/stdin') used for -files0-from appears to refer to the same file as the standard input"}, code: 1}},
 	{args: "-files0-from /dev/null -ok echo {} ;", gnu411: &gnu411{stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input, but the file ('/dev/null') used for -files0-from appears to refer to the same file as the standard input"}, code: 1}},
 	{args: "-files0-from /dev/stdin -print"},
+	// -fstype TYPE where no mounted file system has TYPE is -false from
+	// -O2 on only: at -O1, the default since 4.10, the file is stat'ed
+	// and a device the mount table does not list is of type "unknown".
+	{args: "-L /proc/self/ns -maxdepth 1 -fstype unknown -name mnt", gnu411: &gnu411{stdout: []string{"/proc/self/ns/mnt"}}},
+	{args: "-O1 -L /proc/self/ns -maxdepth 1 -fstype unknown -name mnt"},
+	{args: "-O2 -L /proc/self/ns -maxdepth 1 -fstype unknown -name mnt"},
+	{args: ". -maxdepth 1 -fstype nosuchfs"},
 	{args: ". -newerat", gnu411: &gnu411{stderr: []string{"find: The '-newerat' test needs to be followed by an argument"}, code: 1}},
 }
 
