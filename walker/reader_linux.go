@@ -467,7 +467,8 @@ func (s *wstate) readFailed(d *dir, err error) {
 // openFailed reports that d could not be opened (or reopened), its
 // parent open as parentFD. A directory that vanished (ENOENT) since its
 // parent was read is still visited in post-order, as GNU visits an
-// FTS_DNR under -depth, and not reported a second time there.
+// FTS_DNR under -depth, and not reported a second time there; under
+// IgnoreReaddirRace it is not (postVisit).
 func (s *wstate) openFailed(d *dir, parentFD int, err error) {
 	d.vanished = err == unix.ENOENT
 	s.setDirEntry(d, parentFD)

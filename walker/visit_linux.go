@@ -268,9 +268,14 @@ func (s *wstate) preVisit(d *dir, descend bool) bool {
 
 // postVisit makes d's visit after its contents, under PostOrder,
 // relative to its parent's descriptor parentFD; not for a directory
-// that is a loop, nor after a Stop.
+// that is a loop, nor after a Stop, nor for one that vanished before it
+// could be opened under IgnoreReaddirRace (GNU 4.11 returns before
+// visiting such an FTS_DNR, savannah bug 45930; 4.9 visited it).
 func (s *wstate) postVisit(d *dir, parentFD int) {
 	opt := &s.w.opt
+	if d.vanished && opt.IgnoreReaddirRace {
+		return
+	}
 	if opt.PostOrder && d.depth >= opt.MinDepth && !d.loop && !s.w.stop.Load() {
 		s.setDirEntry(d, parentFD)
 		s.e.PostOrder = true
@@ -452,9 +457,12 @@ func (s *wstate) followLink(d *dir) bool {
 		if lerr != nil {
 			// Gone since its directory was read. GNU (fts's FTS_NS)
 			// reports it and still visits the name with no status, as
-			// below; under IgnoreReaddirRace silently (a known
-			// difference: GNU 4.9 reports it even then), as a vanished
-			// file whose d_type is known is visited under -P.
+			// below; under IgnoreReaddirRace GNU 4.11 neither reports
+			// nor visits it (savannah bug 45930; 4.9 reported it and
+			// visited it).
+			if opt := &s.w.opt; opt.raceIgnored(lerr) {
+				return false
+			}
 			s.fail("lstat", lerr)
 			e.ReportOnce() // the tests that need its status are false, silently
 			e.stat, e.statErr, e.haveS = unix.Stat_t{}, lerr, true
