@@ -3,7 +3,6 @@ package predicate
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -332,9 +331,9 @@ func cvtTimeT(f float64) int64 {
 // cStrtod is strtod(3) in the C locale as gnulib's xstrtod uses it: the
 // whole string must be a number, leading white space and a sign
 // allowed, decimal or hexadecimal, or inf, infinity, nan, nan(chars).
-// Overflow is an error, and so is a result that underflows to a
-// subnormal value it cannot hold exactly (glibc sets ERANGE then);
-// underflow to zero is not.
+// Overflow is an error; underflow, to a subnormal value or to zero, is
+// not (gnulib's xstrtod since GNU find 4.10; 4.9 refused a subnormal
+// result it could not hold exactly, for which glibc sets ERANGE).
 func cStrtod(s string) (float64, bool) {
 	i := 0
 	for i < len(s) && ctype.IsSpace(s[i]) {
@@ -374,12 +373,6 @@ func cStrtod(s string) (float64, bool) {
 		f, err := strconv.ParseFloat(goNum, 64)
 		if err != nil {
 			return 0, false // overflow (ERANGE), or a syntax Go refuses
-		}
-		if f != 0 && f < 0x1p-1022 {
-			exact, ok := new(big.Rat).SetString(goNum)
-			if !ok || exact.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
-				return 0, false
-			}
 		}
 		v = f
 	}

@@ -210,6 +210,11 @@ var gnu411MiscCases = []gnuCase{
 	{args: "-O1 -L /proc/self/ns -maxdepth 1 -fstype unknown -name mnt"},
 	{args: "-O2 -L /proc/self/ns -maxdepth 1 -fstype unknown -name mnt"},
 	{args: ". -maxdepth 1 -fstype nosuchfs"},
+	// A time that underflows is no error since 4.10 (gnulib's xstrtod):
+	// 4.9 refused a subnormal one.
+	{args: ". -maxdepth 0 ( -mtime 1e-320 -o -true )", gnu411: &gnu411{stdout: []string{"."}}},
+	{args: ". -maxdepth 0 ( -amin -4e-324 -o -true )", gnu411: &gnu411{stdout: []string{"."}}},
+	{args: ". -maxdepth 0 ( -used 1e-400 -o -true )"},
 	{args: ". -newerat", gnu411: &gnu411{stderr: []string{"find: The '-newerat' test needs to be followed by an argument"}, code: 1}},
 }
 
