@@ -386,9 +386,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 // another device than its starting point (Options.Mount). As fts, which
 // under FTS_MOUNT stats every record, it takes the status the walk goes
 // by: the target's for a followed link, else the file's own. A file
-// whose status cannot be had is not skipped by fts (FTS_NS); here its
-// lstat failure is reported as for a record of unknown type, and it is
-// skipped.
+// whose status cannot be had is not skipped by fts (FTS_NS): GNU
+// reports it and visits it with no type, once, or under
+// -ignore_readdir_race skips a vanished one silently.
 func (s *wstate) otherDevice(d *dir) bool {
 	e := &s.e
 	if e.follow {
@@ -398,8 +398,13 @@ func (s *wstate) otherDevice(d *dir) bool {
 	}
 	st, err := e.Lstat()
 	if err != nil {
-		s.fail("lstat", err)
-		return true
+		if s.w.opt.raceIgnored(err) {
+			return true
+		}
+		s.report("lstat", err)
+		e.ReportOnce() // the tests that need its status are false, silently
+		e.Type = TypeUnknown
+		return false
 	}
 	return uint64(st.Dev) != d.rootDev
 }
