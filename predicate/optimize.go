@@ -171,6 +171,9 @@ func (o optimizer) moves(n Node) bool {
 	if o.level >= 3 {
 		return true
 	}
+	if p, ok := n.(*posNode); ok {
+		n = p.kid
+	}
 	args := n.Args()
 	if len(args) == 0 {
 		return false

@@ -3,6 +3,7 @@ package predicate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -249,12 +250,7 @@ func (p *parser) timestampProb(when int64) float64 {
 
 // daystart reports whether -daystart came earlier on the command line.
 func (p *parser) daystart() bool {
-	for _, t := range p.toks {
-		if c, ok := t.node.(*constNode); ok && len(c.args) == 1 && c.args[0] == "-daystart" {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p.positionals(), "-daystart")
 }
 
 // curDayStart is GNU's options.cur_day_start where the parser stands:

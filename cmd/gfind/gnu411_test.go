@@ -220,6 +220,18 @@ var gnu411MiscCases = []gnuCase{
 	{args: ". -maxdepth 0 ( -mtime 1e-320 -o -true )", gnu411: &gnu411{stdout: []string{"."}}},
 	{args: ". -maxdepth 0 ( -amin -4e-324 -o -true )", gnu411: &gnu411{stdout: []string{"."}}},
 	{args: ". -maxdepth 0 ( -used 1e-400 -o -true )"},
+	// -daystart inserts no predicate (GNU 4.9 and 4.11 alike; gfind
+	// kept it as a true test): it neither ends an operand nor is one.
+	{args: "basic -daystart )"},
+	{args: "basic -daystart -or -print"},
+	{args: "basic -name a -o -daystart"},
+	{args: "basic ( -daystart )"},
+	{args: "basic ! -daystart"},
+	{args: "basic -maxdepth 1 ! -daystart -name x.go"},
+	{args: "basic -maxdepth 1 -daystart , -name x.go"},
+	{args: "basic -maxdepth 1 -follow -o -print"},
+	{args: "basic -maxdepth 1 -nowarn ( -warn )"},
+	{args: "-files0-from /dev/null )"},
 	{args: ". -newerat", gnu411: &gnu411{stderr: []string{"find: The '-newerat' test needs to be followed by an argument"}, code: 1}},
 }
 
