@@ -100,7 +100,10 @@ func TestFstypeEval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := cmd.Expr.(*andNode).kids[0]
+		n := Node(cmd.Expr)
+		if and, ok := n.(*andNode); ok {
+			n = and.kids[0]
+		}
 		if got := n.Eval(odd, s); got != (level < 2) {
 			t.Errorf("-fstype unknown at -O%d: %v, want %v", level, got, level < 2)
 		}

@@ -161,6 +161,11 @@ var gnuOptCases = []gnuCase{
 	{args: "perms/listonly -readable -size +1", gnu411: &gnu411{stdout: []string{"perms/listonly"}}},
 	{args: "perms/listonly -perm -1 -type d -name f.txt", gnu411: &gnu411{stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
 	{args: "perms/listonly -size +1 -print -type d -name nosuch"},
+	// From -O2 on an -fstype of a type nothing has is -false, before
+	// the others, which are then never evaluated.
+	{args: "-O2 perms -empty -fstype nosuchfs"},
+	{args: "-O2 perms -empty -o -fstype nosuchfs"},
+	{args: "perms/listonly -empty -fstype nosuchfs", gnu411: &gnu411{stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
 	// -mount stats every file: one it cannot stat is reported, once,
 	// and visited (4.9's -mount, which was -xdev, did not stat it).
 	{args: "perms/listonly -mount", gnu411: &gnu411{stdout: []string{"perms/listonly", "perms/listonly/f.txt"}, stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
