@@ -24,8 +24,8 @@ import (
 // (and reports a failure), and "unknown" matches a file on a device the
 // mount table does not list (/proc/self/ns/*, nsfs).
 type fstypeNode struct {
-	typ   string
-	prob  float64
+	typ  string
+	prob float64
 }
 
 func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
