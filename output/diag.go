@@ -141,9 +141,10 @@ func (d *Diag) Quote(s string) string { return d.Style().Quote(s) }
 //	gfind: './secret': Permission denied
 //
 // and marks the run as failed. A *walker.LoopError gets GNU's own
-// sentence instead:
+// sentence instead (4.11's, which names only the directory met again;
+// 4.9 also named the ancestor, and crashed when fts had none to name):
 //
-//	gfind: File system loop detected; 'a/b/up' is part of the same file system loop as 'a'.
+//	gfind: File system loop detected; the following directory is part of the cycle: 'a/b/up'
 func (d *Diag) FileError(path []byte, err error) {
 	if d.suppress() {
 		return
@@ -160,8 +161,8 @@ func (d *Diag) FileError(path []byte, err error) {
 	}
 	var loop *walker.LoopError
 	if errors.As(err, &loop) {
-		d.Errorf("File system loop detected; %s is part of the same file system loop as %s.",
-			d.QuoteFile(loop.Path), d.Style().Quote(loop.Ancestor))
+		d.Errorf("File system loop detected; the following directory is part of the cycle: %s",
+			d.QuoteFile(loop.Path))
 		return
 	}
 	line := d.start()

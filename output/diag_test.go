@@ -48,14 +48,14 @@ var diagTests = []struct {
 		func(d *Diag) {
 			d.FileError([]byte("lp/self"), &walker.LoopError{Path: "lp/self", Ancestor: "lp"})
 		},
-		"gfind: File system loop detected; 'lp/self' is part of the same file system loop as 'lp'.\n", true,
+		"gfind: File system loop detected; the following directory is part of the cycle: 'lp/self'\n", true,
 	},
 	{
 		"loop utf8", StyleUTF8,
 		func(d *Diag) {
 			d.FileError([]byte("lp/a/b/up"), fmt.Errorf("walk: %w", &walker.LoopError{Path: "lp/a/b/up", Ancestor: "lp/a"}))
 		},
-		"gfind: File system loop detected; \u2018lp/a/b/up\u2019 is part of the same file system loop as \u2018lp/a\u2019.\n", true,
+		"gfind: File system loop detected; the following directory is part of the cycle: \u2018lp/a/b/up\u2019\n", true,
 	},
 	{
 		// GNU writes `…' in parse errors whatever the locale.

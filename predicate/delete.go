@@ -241,6 +241,9 @@ func refusesRoots(cfg Config, expr Node) bool {
 // operand of -or and of "!". A -delete behind a test that can be false
 // (-name, -type, -newer...) is never refused.
 func deletesAll(n Node) bool {
+	if p, ok := n.(*posNode); ok {
+		n = p.kid
+	}
 	switch n := n.(type) {
 	case *deleteNode:
 		return n.dry == nil
@@ -270,6 +273,9 @@ func deletesAll(n Node) bool {
 // alwaysTrue reports whether n is true for every file without looking at
 // it: an option or -true, -print, -print0.
 func alwaysTrue(n Node) bool {
+	if p, ok := n.(*posNode); ok {
+		n = p.kid
+	}
 	switch n := n.(type) {
 	case *constNode:
 		return n.val

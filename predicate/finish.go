@@ -69,5 +69,7 @@ func forEachNode(n Node, f func(Node)) {
 		}
 	case *notNode:
 		forEachNode(n.kid, f)
+	case *posNode:
+		forEachNode(n.kid, f)
 	}
 }

@@ -88,11 +88,25 @@ func TestFstypeEval(t *testing.T) {
 			t.Errorf("-fstype %s on /proc: %v, want %v", tt.typ, got, tt.want)
 		}
 	}
-	// A type no file system has is always false (GNU's -O2 substitutes
-	// -false), even for a device missing from the table.
+	// A device missing from the table is of type "unknown" (GNU's
+	// filesystem_type), at -O0 and -O1; from -O2 on, a type no file
+	// system has is always false (GNU substitutes -false).
 	odd := walker.Synthetic("x", 1, walker.TypeRegular, &unix.Stat_t{Dev: unix.Mkdev(4095, 1048575)}, nil)
-	if n := parseOne(t, "-fstype", "unknown"); n.Eval(odd, s) {
-		t.Error("-fstype unknown matched")
+	if n := parseOne(t, "-fstype", "unknown"); !n.Eval(odd, s) {
+		t.Error("-fstype unknown did not match at -O0")
+	}
+	for _, level := range []int{1, 2, 3} {
+		cmd, err := Parse([]string{".", "-fstype", "unknown"}, Config{OptLevel: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := Node(cmd.Expr)
+		if and, ok := n.(*andNode); ok {
+			n = and.kids[0]
+		}
+		if got := n.Eval(odd, s); got != (level < 2) {
+			t.Errorf("-fstype unknown at -O%d: %v, want %v", level, got, level < 2)
+		}
 	}
 	if f := parseOne(t, "-fstype", "nosuchfs").Facts(); f.Prob != 0 || f.Needs&NeedStat == 0 {
 		t.Errorf("-fstype nosuchfs: %+v", f)

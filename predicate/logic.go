@@ -103,6 +103,23 @@ func (n *notNode) Facts() Facts {
 
 func (n *notNode) Args() []string { return append([]string{"!"}, argsAt(n.kid, precNot)...) }
 
+// posNode is a primary with the -daystart options written before it.
+// GNU inserts no predicate for -daystart (parse_daystart), which acts
+// while the command line is parsed: in the expression it is nothing at
+// all. posNode keeps it where Args renders it, before kid, so that
+// parsing the rendering again gives the same tree. The parser checks its
+// tokens, which hold kid alone; only the tree has posNodes.
+type posNode struct {
+	opts []string // the options, as written
+	kid  Node
+}
+
+func (n *posNode) Eval(e *walker.Entry, s *State) bool { return n.kid.Eval(e, s) }
+func (n *posNode) Facts() Facts                        { return n.kid.Facts() }
+func (n *posNode) Args() []string {
+	return append(append([]string(nil), n.opts...), n.kid.Args()...)
+}
+
 // constNode is -true, -false, and the options (-maxdepth 2, -depth, ...)
 // which GNU find keeps in the expression as tests that are always true.
 type constNode struct {

@@ -7,27 +7,35 @@ import (
 )
 
 // Optimize rewrites the expression for speed without changing what it
-// prints or does, at GNU's -O levels:
+// prints or does, at GNU's -O levels (GNU 4.10 and later default to 1):
 //
-//	-O0  nothing
-//	-O1  constant folding: always-true options and -true vanish from -a
-//	     chains, -false from -o chains, and whatever can never run after
-//	     a constant decides the result is dropped, if it is pure
-//	-O2+ also reorders runs of adjacent pure operands of -a and -o so
-//	     that cheap, decisive tests run first: -size +1M -name '*.log'
+//	-O0  the tests on the name alone (-name, -iname, -path, -ipath,
+//	     -regex, -iregex) move to the front of each run of pure operands
+//	     of -a and -o, as GNU has always done: -size +1M -name '*.log'
 //	     tests the name before it stats
+//	-O1  also constant folding: always-true options and -true vanish
+//	     from -a chains, -false from -o chains, and whatever can never
+//	     run after a constant that decides the result is dropped, if it
+//	     is pure (GNU moves the constant to the front instead)
+//	-O2  also the tests that need only the file type (-type) move, and
+//	     what moves is ordered by cost, so that cheap, decisive tests run
+//	     first
+//	-O3  every test moves, by cost
 //
+// Only tests move, never an operator (a negation, a parenthesised
+// group), as in GNU's opt_expr; what does not move keeps its order,
+// after what does. Which test runs first is visible where a test fails
+// on a file (a stat refused): GNU 4.10 lowered the default level so
+// that the order the user wrote is kept otherwise (savannah bug 58427).
 // Nodes with effects (Facts.Effects: actions, -prune, -quit) never move
-// and are never dropped, and pure nodes never move across them.
+// and are never dropped, and pure nodes never move across them. The
+// operands of the comma operator are all kept: they are evaluated.
 func Optimize(n Node, level int) Node {
-	if level <= 0 {
-		return n
-	}
-	o := optimizer{reorder: level >= 2}
+	o := optimizer{level: level}
 	return o.node(n)
 }
 
-type optimizer struct{ reorder bool }
+type optimizer struct{ level int }
 
 func (o optimizer) node(n Node) Node {
 	switch n := n.(type) {
@@ -36,22 +44,18 @@ func (o optimizer) node(n Node) Node {
 	case *orNode:
 		return o.chain(n.kids, false)
 	case *commaNode:
-		kids := make([]Node, 0, len(n.kids))
+		// A pure operand before the last does not decide anything, but
+		// GNU evaluates it, and what it reports (a stat refused) shows.
+		kids := make([]Node, len(n.kids))
 		for i, k := range n.kids {
-			k = o.node(k)
-			// Only the last operand's value counts: a pure operand
-			// before it does nothing at all.
-			if i < len(n.kids)-1 && k.Facts().Pure() {
-				continue
-			}
-			kids = append(kids, k)
-		}
-		if len(kids) == 1 {
-			return kids[0]
+			kids[i] = o.node(k)
 		}
 		return &commaNode{kids: kids}
 	case *notNode:
 		kid := o.node(n.kid)
+		if o.level < 1 {
+			return &notNode{kid: kid}
+		}
 		if c, ok := kid.(*constNode); ok {
 			return constOf(!c.val)
 		}
@@ -70,6 +74,10 @@ func (o optimizer) chain(in []Node, and bool) Node {
 	kids := make([]Node, 0, len(in))
 	for _, k := range in {
 		k = o.node(k)
+		if o.level < 1 {
+			kids = append(kids, k)
+			continue
+		}
 		// Splice in a child of the same operator that folding exposed.
 		if a, ok := k.(*andNode); ok && and {
 			kids = append(kids, a.kids...)
@@ -93,9 +101,7 @@ func (o optimizer) chain(in []Node, and bool) Node {
 		}
 		kids = append(kids, k)
 	}
-	if o.reorder {
-		reorderPure(kids, and)
-	}
+	o.reorder(kids, and)
 	switch len(kids) {
 	case 0:
 		return constOf(and)
@@ -108,11 +114,13 @@ func (o optimizer) chain(in []Node, and bool) Node {
 	return &orNode{kids: kids}
 }
 
-// reorderPure sorts each run of adjacent pure operands, stably, by the
-// classic rank for independent tests: cost divided by the chance that
-// the operand decides the chain (being false under -a, true under -o).
-// Lowest rank first minimises the expected cost of the chain.
-func reorderPure(kids []Node, and bool) {
+// reorder reorders each run of adjacent pure operands of -a (and) or
+// -o: the tests that move at o's level (moves) come first, stably, and
+// at -O2 and above sorted by the classic rank for independent tests:
+// cost divided by the chance that the operand decides the chain (being
+// false under -a, true under -o). Lowest rank first minimises the
+// expected cost of the chain. The rest follow in their order.
+func (o optimizer) reorder(kids []Node, and bool) {
 	rank := func(n Node) float64 {
 		f := n.Facts()
 		decide := f.Prob
@@ -133,9 +141,50 @@ func reorderPure(kids []Node, and bool) {
 		for j < len(kids) && kids[j].Facts().Pure() {
 			j++
 		}
-		slices.SortStableFunc(kids[i:j], func(a, b Node) int { return cmp.Compare(rank(a), rank(b)) })
+		run := kids[i:j]
+		moved := make([]Node, 0, len(run))
+		rest := make([]Node, 0, len(run))
+		for _, k := range run {
+			if o.moves(k) {
+				moved = append(moved, k)
+			} else {
+				rest = append(rest, k)
+			}
+		}
+		if o.level >= 2 {
+			slices.SortStableFunc(moved, func(a, b Node) int { return cmp.Compare(rank(a), rank(b)) })
+		}
+		copy(run, moved)
+		copy(run[len(moved):], rest)
 		i = j
 	}
+}
+
+// moves reports whether the pure node n moves to the front of its run
+// at o's level: as GNU's opt_expr, tests only (predicate_is_cost_free,
+// then the cost lists of -O2 and -O3).
+func (o optimizer) moves(n Node) bool {
+	switch n.(type) {
+	case *andNode, *orNode, *notNode, *commaNode:
+		return false
+	}
+	if o.level >= 3 {
+		return true
+	}
+	if p, ok := n.(*posNode); ok {
+		n = p.kid
+	}
+	args := n.Args()
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+		return true
+	case "-true", "-false":
+		return o.level >= 1
+	}
+	return o.level >= 2 && n.Facts().Needs&^NeedType == 0
 }
 
 func constOf(v bool) *constNode {

@@ -26,7 +26,7 @@ func TestOptimize(t *testing.T) {
 		want  string
 	}{
 		{"-maxdepth 1 -name a", 1, "-name a -a -print"},
-		{"-maxdepth 1 -name a", 0, "-maxdepth 1 -a -name a -a -print"},
+		{"-maxdepth 1 -name a", 0, "-name a -a -maxdepth 1 -a -print"}, // GNU moves the name tests even at -O0
 		{"-true -o -name a", 1, "-print"},
 		{"-false -name a", 1, "-false"},
 		{"-name a -false -print", 1, "-false"},
@@ -34,10 +34,18 @@ func TestOptimize(t *testing.T) {
 		{"-false -o -name a", 1, "-name a -a -print"},
 		{"! -true -o -name b", 1, "-name b -a -print"},
 		{"! ! -name a", 1, "-name a -a -print"},
-		{"-name a , -name b", 1, "-name b -a -print"},
+		{"-name a , -name b", 1, "( -name a , -name b ) -a -print"}, // GNU evaluates every operand of ,
+		{"-size +1 , -name b", 1, "( -size +1 , -name b ) -a -print"},
 		{"-name a -print , -name b", 1, "-name a -a -print , -name b"},
-		{"-type f -name a", 2, "-name a -a -type f -a -print"},   // the name is rarer: it decides sooner
-		{"-type f -name a*", 1, "-type f -a -name a* -a -print"}, // -O1 keeps the order
+		{"-type f -name a", 2, "-name a -a -type f -a -print"},                        // the name is rarer: it decides sooner
+		{"-type f -name a*", 1, "-name a* -a -type f -a -print"},                      // the name moves at every level
+		{"-size +1 -type f -name a*", 1, "-name a* -a -size +1 -a -type f -a -print"}, // nothing else moves at -O1
+		{"-size +1 -type f -name a*", 2, "-name a* -a -type f -a -size +1 -a -print"},
+		{"-size +1 ! -name a", 1, "-size +1 -a ! -name a -a -print"}, // an operator never moves
+		{"-size +1 ! -name a", 3, "-size +1 -a ! -name a -a -print"},
+		{"-size +1 -o -name a -o -type d", 0, "( -name a -o -size +1 -o -type d ) -a -print"},
+		{"-size +1 -false", 0, "-size +1 -a -false -a -print"}, // no folding at -O0
+		{"-size +1 -print -mtime 1 -regex a", 1, "-size +1 -a -print -a -regex a -a -mtime 1"},
 		{"-type f -print -name a", 2, "-type f -a -print -a -name a"},
 	}
 	for _, tt := range tests {

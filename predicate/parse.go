@@ -43,6 +43,9 @@ type Config struct {
 	// Now is the time the command started, which the time tests
 	// measure from (GNU's options.start_time); zero means time.Now().
 	Now time.Time
+	// OptLevel is GNU's -O level, which parsing needs too: from 2 on an
+	// -fstype of a type no mounted file system has is -false.
+	OptLevel int
 
 	// gfind's extras, from its own leading options (cmd/gfind). None of
 	// them changes what a GNU find command line does.
@@ -109,6 +112,9 @@ type token struct {
 	artificial bool   // added by the parser: the outer ( ) -print
 	exclude    bool   // a tokNot that is -exclude (exclude.go)
 	node       Node
+	// pos are the positional options written before a primary, which
+	// the tree keeps with it (posNode).
+	pos []string
 }
 
 type parser struct {
@@ -124,13 +130,15 @@ type parser struct {
 	firstNonOption string
 	explicitDepth  bool
 	roots          []string
-	cur            string    // the primary being parsed, for messages
-	files0         string    // -files0-from FILE
-	hasFiles0      bool      // -files0-from was given (FILE may be "")
-	dayStart       bool      // -daystart came earlier on the command line
-	ext            Extras    // set by gfind's own primaries (limit.go)
-	noHidden       bool      // -nohidden (hidden.go)
-	git            *gitCache // -gitignored's and --gitignore's Dirs (gitignore.go)
+	cur            string // the primary being parsed, for messages
+	// pending are the positional options (-daystart -follow -regextype
+	// -warn -nowarn) not yet attached to a primary (posNode).
+	pending   []string
+	files0    string    // -files0-from FILE
+	hasFiles0 bool      // -files0-from was given (FILE may be "")
+	ext       Extras    // set by gfind's own primaries (limit.go)
+	noHidden  bool      // -nohidden (hidden.go)
+	git       *gitCache // -gitignored's and --gitignore's Dirs (gitignore.go)
 	// atExit is the work left for Command.Close, added by the parse
 	// functions that make it: -exec ... + batches, -fprint's files.
 	atExit []func() error
@@ -252,17 +260,26 @@ func (p *parser) buildList() error {
 		if err := e.parse(p, name); err != nil {
 			return err
 		}
-		if a == "-files0-from" || a == "-daystart" {
-			// GNU inserts no predicate for these two, and gives their
-			// name to the one before (build_expression_tree's
-			// last_pred->p_name = predicate_name): "-name x -o
-			// -files0-from f" is "expected an expression after
-			// '-files0-from'", and "-daystart -o -print" has nothing
-			// before the -o.
+		gnuPositional := e.kind == kindPositional && gnuPositionals[e.name]
+		if a == "-files0-from" || gnuPositional {
+			// GNU inserts no predicate for these, and gives its name to
+			// the one before (build_expression_tree's last_pred->p_name
+			// = predicate_name): "-name x -o -files0-from f" is "expected
+			// an expression after '-files0-from'", "-daystart -o -print"
+			// has a binary operator with nothing before it, and
+			// "! -daystart -exec ..." negates the -exec. -daystart
+			// rides on the next primary (posNode) to stay in the
+			// rendered expression.
+			if gnuPositional {
+				p.pending = append(p.pending, a)
+				p.pending = append(p.pending, p.args[start:p.i]...)
+			}
 			p.toks[len(p.toks)-1].name = a
 			continue
 		}
 		if e.kind == kindOption || e.kind == kindPositional {
+			// gfind's own positional options (-color, -nohidden, ...)
+			// are true tests, as bfs's.
 			// GNU keeps options in the expression as tests that are
 			// always true: "-maxdepth 0 -o -name x" is true for ".".
 			p.push(&constNode{val: true, args: append([]string{a}, p.args[start:p.i]...)})
@@ -301,10 +318,27 @@ func (p *parser) prints() bool {
 	return false
 }
 
+// gnuPositionals are GNU's positional options that insert no predicate,
+// by their table names: parse_daystart alone returns without one
+// (-follow, -regextype, -warn and -nowarn insert a true test, parse_noop).
+var gnuPositionals = map[string]bool{"daystart": true}
+
 // push appends a primary, with the implicit -a GNU inserts when the
-// token before it ends an operand.
+// token before it ends an operand, and the positional options pending
+// before it.
 func (p *parser) push(n Node) {
-	p.pushTok(token{kind: tokPrimary, prec: precNone, node: n})
+	p.pushTok(token{kind: tokPrimary, prec: precNone, node: n, pos: p.pending})
+	p.pending = nil
+}
+
+// positionals returns the positional options given so far, and their
+// arguments, in order.
+func (p *parser) positionals() []string {
+	var out []string
+	for _, t := range p.toks {
+		out = append(out, t.pos...)
+	}
+	return append(out, p.pending...)
 }
 
 func (p *parser) pushTok(t token) {
@@ -360,6 +394,9 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 		}
 	case tokPrimary:
 		next = t.node
+		if len(t.pos) > 0 {
+			next = &posNode{opts: t.pos, kid: next}
+		}
 		p.pos++
 	case tokNot:
 		p.pos++
@@ -378,12 +415,11 @@ func (p *parser) getExpr(prec int, prev *token) (Node, error) {
 			return nil, p.errorf("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '%s'", t.name)
 		}
 		p.pos++
-		if c := p.toks[p.pos]; c.kind == tokClose {
+		if p.toks[p.pos].kind == tokClose {
 			if t.artificial {
-				// The user's expression is a ")" and nothing before it
-				// ("-files0-from - )"), so the artificial "( ) -print"
-				// encloses it.
-				return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", c.name)
+				// "-daystart )": the user's ")" closes the outer "(" the
+				// parser added.
+				return nil, p.errorf("invalid expression: expected expression before closing parentheses '%s'.", p.toks[p.pos].name)
 			}
 			return nil, p.errorf("invalid expression; empty parentheses are not allowed.")
 		}

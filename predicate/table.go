@@ -51,8 +51,8 @@ type entry struct {
 // without its leading '-' (GNU strips one, which is why "--help" is
 // "-help"). The parse functions live in the families' files, next to
 // their nodes. The help fields keep GNU's text as it is, line breaks
-// included (sep "\n"), with the GNU primaries GNU's own --help leaves
-// out (-d, -ipath, -newerXY, -samefile) at the end of their groups.
+// included (sep "\n"), as GNU 4.11's, with the GNU primaries GNU's own
+// --help leaves out (-d, -ipath, -samefile) at the end of their groups.
 var table = []entry{
 	{name: "(", kind: kindPunct, parse: parseOpen, group: HelpOperators, arg: "EXPR )"},
 	{name: "!", kind: kindPunct, parse: parseNot, group: HelpOperators, arg: "EXPR"},
@@ -73,8 +73,8 @@ var table = []entry{
 	{name: "depth", kind: kindOption, parse: parseDepth, group: HelpNormal},
 	{name: "files0-from", kind: kindOption, parse: parseFiles0From, group: HelpNormal, arg: "FILE"},
 	{name: "maxdepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS"},
-	{name: "mindepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS", sep: "\n "}, // GNU's line starts " -mount"
-	{name: "mount", kind: kindOption, parse: parseXdev, group: HelpNormal},
+	{name: "mindepth", kind: kindOption, parse: parseDepthLimit, group: HelpNormal, arg: "LEVELS", sep: "\n"},
+	{name: "mount", kind: kindOption, parse: parseMount, group: HelpNormal},
 	{name: "noleaf", kind: kindOption, parse: parseNoleaf, group: HelpNormal},
 	{name: "xdev", kind: kindOption, parse: parseXdev, group: HelpNormal},
 	{name: "ignore_readdir_race", kind: kindOption, parse: parseReaddirRace, group: HelpNormal},
@@ -104,11 +104,12 @@ var table = []entry{
 	{name: "mtime", kind: kindTest, parse: parseTime, group: HelpTests, arg: "N"},
 	{name: "name", kind: kindTest, parse: parseName, group: HelpTests, arg: "PATTERN"},
 	{name: "newer", kind: kindTest, parse: parseNewer, group: HelpTests, arg: "FILE", sep: "\n"},
+	{name: "newerXY", kind: kindTest, parse: parseNewerXY, group: HelpTests, arg: "REFERENCE"},
 	{name: "nouser", kind: kindTest, parse: parseNouser, group: HelpTests},
 	{name: "nogroup", kind: kindTest, parse: parseNouser, group: HelpTests},
 	{name: "path", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
-	{name: "perm", kind: kindTest, parse: parsePerm, group: HelpTests, arg: "[-/]MODE"},
-	{name: "regex", kind: kindTest, parse: parseRegex, group: HelpTests, arg: "PATTERN", sep: "\n"},
+	{name: "perm", kind: kindTest, parse: parsePerm, group: HelpTests, arg: "[-/]MODE", sep: "\n"},
+	{name: "regex", kind: kindTest, parse: parseRegex, group: HelpTests, arg: "PATTERN"},
 	{name: "readable", kind: kindTest, parse: parseAccess, group: HelpTests},
 	{name: "writable", kind: kindTest, parse: parseAccess, group: HelpTests},
 	{name: "executable", kind: kindTest, parse: parseAccess, group: HelpTests, sep: "\n"},
@@ -121,7 +122,6 @@ var table = []entry{
 	{name: "user", kind: kindTest, parse: parseUser, group: HelpTests, arg: "NAME"},
 	{name: "xtype", kind: kindTest, parse: parseXtype, group: HelpTests, arg: "[bcdpfls]", sep: "\n"},
 	{name: "ipath", kind: kindTest, parse: parsePath, group: HelpTests, arg: "PATTERN"},
-	{name: "newerXY", kind: kindTest, parse: parseNewerXY, group: HelpTests, arg: "REFERENCE"},
 	{name: "samefile", kind: kindTest, parse: parseSamefile, group: HelpTests, arg: "FILE"},
 
 	{name: "delete", kind: kindAction, parse: parseDelete, group: HelpActions},
@@ -317,9 +317,17 @@ func parseDepth(p *parser, op string) error {
 	return nil
 }
 
-// parseXdev is -xdev and -mount.
+// parseXdev is -xdev.
 func parseXdev(p *parser, op string) error {
 	p.walk.XDev = true
+	return nil
+}
+
+// parseMount is -mount, which GNU find 4.11 (after POSIX 2024) made
+// skip the files on other devices, mount points included, where it was
+// -xdev before.
+func parseMount(p *parser, op string) error {
+	p.walk.Mount = true
 	return nil
 }
 

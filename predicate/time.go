@@ -3,6 +3,7 @@ package predicate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,12 +34,9 @@ import (
 // with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
 
 // parseDaystart is -daystart, which acts through the parser: the time
-// tests after it measure from the start of today (see curDayStart).
-// GNU never undoes it, and inserts no predicate for it (buildList).
-func parseDaystart(p *parser, op string) error {
-	p.dayStart = true
-	return nil
-}
+// tests after it look for it in the token list (see curDayStart). GNU
+// never undoes it.
+func parseDaystart(p *parser, op string) error { return nil }
 
 const daySecs = 86400
 
@@ -250,13 +248,18 @@ func (p *parser) timestampProb(when int64) float64 {
 	return fileAgeProb(float32(int32((p.curDayStart().sec - when) / daySecs)))
 }
 
+// daystart reports whether -daystart came earlier on the command line.
+func (p *parser) daystart() bool {
+	return slices.Contains(p.positionals(), "-daystart")
+}
+
 // curDayStart is GNU's options.cur_day_start where the parser stands:
 // the start time less a day, or after -daystart the start of today in
 // local time (parse_daystart: the start time less the local time of day,
 // nanoseconds dropped).
 func (p *parser) curDayStart() tspec {
 	now := p.cfg.Now
-	if !p.dayStart {
+	if !p.daystart() {
 		return tspec{now.Unix() - daySecs, int64(now.Nanosecond())}
 	}
 	sec := now.Unix()
@@ -329,9 +332,9 @@ func cvtTimeT(f float64) int64 {
 // cStrtod is strtod(3) in the C locale as gnulib's xstrtod uses it: the
 // whole string must be a number, leading white space and a sign
 // allowed, decimal or hexadecimal, or inf, infinity, nan, nan(chars).
-// Overflow is an error; underflow is not, to zero or to a subnormal
-// value (gnulib's xstrtod in GNU 4.11; 4.9's refused a subnormal that
-// strtod could not hold exactly, for which glibc sets ERANGE).
+// Overflow is an error; underflow, to a subnormal value or to zero, is
+// not (gnulib's xstrtod since GNU find 4.10; 4.9 refused a subnormal
+// result it could not hold exactly, for which glibc sets ERANGE).
 func cStrtod(s string) (float64, bool) {
 	i := 0
 	for i < len(s) && ctype.IsSpace(s[i]) {
@@ -530,7 +533,6 @@ func parseNewerXY(p *parser, op string) error {
 		return p.errorf("invalid predicate `%s'", op)
 	}
 	if p.i >= len(p.args) {
-		// GNU 4.11's words; 4.9 said "needs an argument".
 		return p.errorf("The %s test needs to be followed by an argument", p.quote(op))
 	}
 	arg := p.args[p.i]

@@ -143,5 +143,7 @@
 // and not visited. Without -L, a bind mount of an ancestor is noticed at
 // no cost for other directories (the "." check above). Unlike fts, which
 // stats every directory first, such a directory is visited once in
-// pre-order before the loop is reported (not in post-order).
+// pre-order before the loop is reported (not in post-order), except
+// under XDev and Mount, which stat each directory before its visit
+// anyway: there it is refused unvisited, as by fts.
 package walker

@@ -94,9 +94,14 @@ type Options struct {
 	// PostOrder (-depth) visits a directory after its contents instead of
 	// before them.
 	PostOrder bool
-	// XDev (-xdev, -mount) does not descend into directories on other
-	// devices than their starting point; they are still visited.
+	// XDev (-xdev) does not descend into directories on other devices
+	// than their starting point; they are still visited.
 	XDev bool
+	// Mount (-mount, since GNU find 4.11 and POSIX 2024 no longer -xdev)
+	// neither visits nor descends into a file on another device than its
+	// starting point, as fts's FTS_MOUNT: a mount point below a starting
+	// point is not visited at all. It costs a stat of every file.
+	Mount bool
 	// IgnoreReaddirRace silently skips files that vanish between the
 	// directory read and a later stat or open.
 	IgnoreReaddirRace bool

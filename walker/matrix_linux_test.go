@@ -295,9 +295,9 @@ func depthModel(min, max int) func([]record) []record {
 	}
 }
 
-// vanishModel is IgnoreReaddirRace: no "open ENOENT" error; a directory
-// that vanished keeps its post-order visit, as under GNU find (fts
-// returns it as FTS_DP after the failed open).
+// vanishModel is IgnoreReaddirRace: no "open ENOENT" error, and a
+// directory that vanished has no post-order visit either, as under GNU
+// find 4.11 (consider_visiting returns for an FTS_DNR with ENOENT).
 func vanishModel(rs []record) []record {
 	gone := map[string]bool{}
 	for _, r := range rs {
@@ -305,7 +305,8 @@ func vanishModel(rs []record) []record {
 			gone[r.Path] = true
 		}
 	}
-	return slices.DeleteFunc(slices.Clone(rs), func(r record) bool { return gone[r.Path] && r.Err != "" })
+	// Nor is such a directory visited in post-order (GNU 4.11, bug 45930).
+	return slices.DeleteFunc(slices.Clone(rs), func(r record) bool { return gone[r.Path] && (r.Err != "" || r.PostOrder) })
 }
 
 // prefixTo returns rs up to the (non-error) visit of path, included.

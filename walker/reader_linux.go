@@ -401,8 +401,15 @@ func dotRecord(buf []byte) (ino uint64, ok bool) {
 // for the others. It returns the ancestor that d duplicates, or whether
 // d was swapped for another directory since its parent was read
 // (seam_linux.go).
+//
+// A directory whose identity came from a stat already (an lstat made
+// for -xdev or -mount) holds a bind mount's real identity, which the
+// "." record repeats: it is compared with its ancestors' at once.
 func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 	if dotIno == d.id.ino {
+		if d.idExact {
+			return ancestorOf(d), false
+		}
 		return nil, false
 	}
 	var st unix.Stat_t
@@ -413,12 +420,17 @@ func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 		return nil, true
 	}
 	d.id, d.idExact = idOf(&st), true
+	return ancestorOf(d), false
+}
+
+// ancestorOf returns the ancestor of d that has d's identity, if any.
+func ancestorOf(d *dir) *dir {
 	for x := d.parent; x != nil; x = x.parent {
 		if x.id == d.id {
-			return x, false
+			return x
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // refuse reports a directory that the "." check refused, when the walk
@@ -451,7 +463,8 @@ func (s *wstate) readFailed(d *dir, err error) {
 // openFailed reports that d could not be opened (or reopened), its
 // parent open as parentFD. A directory that vanished (ENOENT) since its
 // parent was read is still visited in post-order, as GNU visits an
-// FTS_DNR under -depth, and not reported a second time there.
+// FTS_DNR under -depth, and not reported a second time there; under
+// IgnoreReaddirRace it is not (postVisit).
 func (s *wstate) openFailed(d *dir, parentFD int, err error) {
 	d.vanished = err == unix.ENOENT
 	s.setDirEntry(d, parentFD)

@@ -212,8 +212,9 @@ func TestMountDuringWalk(t *testing.T) {
 
 // TestVanishedDirectory: a directory that is gone (ENOENT) when the walk
 // comes to open it, after its parent was read, is reported once (or not
-// at all under IgnoreReaddirRace) and, under PostOrder, still visited
-// after, as GNU visits an FTS_DNR under -depth: gone (Lstat says ENOENT)
+// at all under IgnoreReaddirRace, nor visited then, as GNU 4.11) and,
+// under PostOrder, still visited after, as GNU visits an FTS_DNR under
+// -depth: gone (Lstat says ENOENT)
 // and already reported (ReportOnce is false), so that its tests do not
 // report it again. A directory that its own visit found gone (a stat
 // failed with ENOENT, reported) is not opened, which would report it a
@@ -275,7 +276,8 @@ func TestVanishedDirectory(t *testing.T) {
 						if !ignore && !inVisit {
 							want = append(want, "ERR v: No such file or directory")
 						}
-						if post {
+						if post && !ignore {
+							// Under IgnoreReaddirRace GNU 4.11 does not visit it (bug 45930).
 							want = append(want, "v post, lstat no such file or directory, first report false")
 						}
 						if inVisit {

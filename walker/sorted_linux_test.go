@@ -428,9 +428,9 @@ func TestSortedMounts(t *testing.T) {
 		for _, post := range []bool{false, true} {
 			rs := runInNamespace(t, `mount --bind "$1" "$1/a/b"`,
 				childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post, Sort: true}})
-			want := []string{".", "a", "a/b", "ERR a/b: File system loop detected; ROOT/a/b is part of the same file system loop as ROOT.", "a/f", "local", "local/f", "mnt", "z"}
+			want := []string{".", "a", "a/b", "ERR a/b: File system loop detected; the following directory is part of the cycle: ROOT/a/b", "a/f", "local", "local/f", "mnt", "z"}
 			if post {
-				want = []string{"ERR a/b: File system loop detected; ROOT/a/b is part of the same file system loop as ROOT.", "a/f", "a", "local/f", "local", "mnt", "z", "."}
+				want = []string{"ERR a/b: File system loop detected; the following directory is part of the cycle: ROOT/a/b", "a/f", "a", "local/f", "local", "mnt", "z", "."}
 			}
 			diffLists(t, fmt.Sprintf("loop workers=%d depth=%v", workers, post), want, orderedRel(root, rs))
 		}

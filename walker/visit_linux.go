@@ -278,9 +278,14 @@ func (s *wstate) preVisit(d *dir, descend bool) bool {
 
 // postVisit makes d's visit after its contents, under PostOrder,
 // relative to its parent's descriptor parentFD; not for a directory
-// that is a loop, nor after a Stop.
+// that is a loop, nor after a Stop, nor for one that vanished before it
+// could be opened under IgnoreReaddirRace (GNU 4.11 returns before
+// visiting such an FTS_DNR, savannah bug 45930; 4.9 visited it).
 func (s *wstate) postVisit(d *dir, parentFD int) {
 	opt := &s.w.opt
+	if d.vanished && opt.IgnoreReaddirRace {
+		return
+	}
 	if opt.PostOrder && d.depth >= opt.MinDepth && !d.loop && !s.w.stop.Load() {
 		s.setDirEntry(d, parentFD)
 		s.e.PostOrder = true
@@ -322,6 +327,9 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			return false, c
 		}
 	}
+	if opt.Mount && s.otherDevice(d) {
+		return false, c
+	}
 	if opt.Exclude != nil && opt.Exclude(e) {
 		return false, c
 	}
@@ -358,6 +366,18 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			descend = false
 		}
 	}
+	if c.exact && !e.follow {
+		// A stat (-xdev, -mount) gave the directory's real identity:
+		// a bind mount of an ancestor is refused now, unvisited, as fts
+		// refuses it (FTS_DC), not after its pre-order visit when the
+		// "." check finds it.
+		for x := d; x != nil; x = x.parent {
+			if x.id == c.id {
+				s.report("", &LoopError{Path: string(e.Path), Ancestor: x.path()})
+				return false, c
+			}
+		}
+	}
 	if opt.PostOrder && descend {
 		return true, c // visited after its contents
 	}
@@ -371,6 +391,33 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 		}
 	}
 	return descend && !w.stop.Load(), c
+}
+
+// otherDevice reports whether the current entry, a record of d, is on
+// another device than its starting point (Options.Mount). As fts, which
+// under FTS_MOUNT stats every record, it takes the status the walk goes
+// by: the target's for a followed link, else the file's own. A file
+// whose status cannot be had is not skipped by fts (FTS_NS): GNU
+// reports it and visits it with no type, once, or under
+// -ignore_readdir_race skips a vanished one silently.
+func (s *wstate) otherDevice(d *dir) bool {
+	e := &s.e
+	if e.follow {
+		// followLink reported what it could not stat; a dangling link
+		// has its own status.
+		return e.haveS && e.Type != TypeUnknown && uint64(e.stat.Dev) != d.rootDev
+	}
+	st, err := e.Lstat()
+	if err != nil {
+		if s.w.opt.raceIgnored(err) {
+			return true
+		}
+		s.report("lstat", err)
+		e.ReportOnce() // the tests that need its status are false, silently
+		e.Type = TypeUnknown
+		return false
+	}
+	return uint64(st.Dev) != d.rootDev
 }
 
 // closesLoop reports whether the directory of the current entry, a
@@ -426,9 +473,12 @@ func (s *wstate) followLink(d *dir) bool {
 		if lerr != nil {
 			// Gone since its directory was read. GNU (fts's FTS_NS)
 			// reports it and still visits the name with no status, as
-			// below; under IgnoreReaddirRace silently (a known
-			// difference: GNU 4.9 reports it even then), as a vanished
-			// file whose d_type is known is visited under -P.
+			// below; under IgnoreReaddirRace GNU 4.11 neither reports
+			// nor visits it (savannah bug 45930; 4.9 reported it and
+			// visited it).
+			if opt := &s.w.opt; opt.raceIgnored(lerr) {
+				return false
+			}
 			s.fail("lstat", lerr)
 			e.ReportOnce() // the tests that need its status are false, silently
 			e.stat, e.statErr, e.haveS = unix.Stat_t{}, lerr, true

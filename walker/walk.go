@@ -4,13 +4,13 @@ import "fmt"
 
 // LoopError reports a directory met again below itself while following
 // symbolic links (-L): Path is the link, Ancestor the directory it leads
-// back to.
+// back to. Error gives GNU find 4.11's sentence, which names only Path.
 type LoopError struct {
 	Path, Ancestor string
 }
 
 func (e *LoopError) Error() string {
-	return fmt.Sprintf("File system loop detected; %s is part of the same file system loop as %s.", e.Path, e.Ancestor)
+	return fmt.Sprintf("File system loop detected; the following directory is part of the cycle: %s", e.Path)
 }
 
 // Walk visits every file below each root. visit is called concurrently

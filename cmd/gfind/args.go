@@ -75,12 +75,38 @@ func (e *usageError) Error() string { return e.msg }
 // debugFlags are the names GNU find accepts after -D.
 var debugFlags = []string{"exec", "opt", "rates", "search", "stat", "tree", "time", "all", "help"}
 
+// optLevel parses the level after -O as GNU's process_leading_options
+// does with strtoul: digits only, and at most 65535 (an unsigned short).
+func optLevel(arg string) (int, error) {
+	if arg[0] < '0' || arg[0] > '9' {
+		return 0, &usageError{msg: "Please specify a decimal number immediately after -O"}
+	}
+	end := 0
+	for end < len(arg) && arg[end] >= '0' && arg[end] <= '9' {
+		end++
+	}
+	if end < len(arg) {
+		return 0, &usageError{msg: "Invalid optimisation level " + arg}
+	}
+	n, err := strconv.ParseUint(arg, 10, 64)
+	if err != nil {
+		return 0, &usageError{msg: "Invalid optimisation level " + arg + ": Numerical result out of range"}
+	}
+	if n > 65535 {
+		return 0, &usageError{msg: fmt.Sprintf("Optimisation level %d is too high.  If you want to find files very quickly, consider using GNU locate.", n)}
+	}
+	return int(n), nil
+}
+
 // splitArgs separates the leading options from the starting points and
 // the expression, as GNU's process_leading_options does. Kong sees only
 // gfind's own options: given the expression it would read "-name" as
 // the short flag -n followed by "ame", silently.
 func splitArgs(argv []string, quote func(string) string, warn func(string)) (*options, []string, error) {
-	o := &options{optLevel: 2}
+	// GNU find's default level is 1 since 4.10 (savannah bug 58427):
+	// the cost-based reordering, which can change what the user sees
+	// (the order of diagnostics), runs only at -O2 and above.
+	o := &options{optLevel: 1}
 	var k *kong.Kong // built at the first word that may be an own option
 	var own []string
 	threads := false // -j or --threads was given
@@ -111,9 +137,9 @@ loop:
 			if len(a) == 2 {
 				return nil, nil, &usageError{msg: "The -O option must be immediately followed by a decimal integer"}
 			}
-			n, err := strconv.Atoi(a[2:])
-			if err != nil || n < 0 || a[2] < '0' || a[2] > '9' {
-				return nil, nil, &usageError{msg: "Please specify a decimal number immediately after -O"}
+			n, err := optLevel(a[2:])
+			if err != nil {
+				return nil, nil, err
 			}
 			o.optLevel = n
 		case a == "--":

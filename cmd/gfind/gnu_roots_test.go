@@ -35,14 +35,6 @@ type rootCase struct {
 	gnu411     *gnu411
 }
 
-// okStdin is GNU 4.11's refusal of -files0-from - with -ok or -okdir,
-// which read their answers from standard input (4.9 words it otherwise
-// and adds a blank line).
-var okStdin = &gnu411{
-	stderr: []string{"find: when -ok or -okdir is in use, the option -files0-from cannot also read from standard input"},
-	code:   1,
-}
-
 // okSameStdin is GNU 4.11's refusal of a -files0-from list that is
 // standard input under another name (GNU compares the device and inode
 // of the two), with -ok or -okdir; 4.9 words it otherwise.
@@ -212,9 +204,6 @@ var gnuRootCases = []rootCase{
 	// cannot share.
 	{args: `-files0-from lists/mid -ok echo {} ;`, stdin: "y\ny\n", serialOnly: true},
 	{args: `-files0-from lists/many -okdir echo {} ;`, stdin: "y\nn\ny\ny\n", serialOnly: true},
-	{args: `-files0-from - -ok echo {} ;`, stdin: "basic/x.go\x00", gnu411: okStdin},
-	{args: `-files0-from - -okdir echo {} ;`, stdin: "basic/x.go\x00", gnu411: okStdin},
-	{args: `-files0-from lists/mid -files0-from - -ok echo {} ;`, stdin: "basic/x.go\x00", gnu411: okStdin},
 	{args: `-files0-from - -files0-from lists/mid -ok echo {} ;`, stdin: "y\ny\n", serialOnly: true},
 	{args: `-files0-from - -exec echo {} ;`, stdin: "basic/x.go\x00"},
 	// GNU 4.10 and 4.11 word the refusal otherwise than 4.9 (above), and

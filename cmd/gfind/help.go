@@ -124,9 +124,11 @@ func usage(p predicate.Primary) string {
 }
 
 // helpTail ends --help, after the options.
-const helpTail = `Valid arguments for -D:
-exec, opt, rates, search, stat, time, tree, all, help
-Use '-D help' for a description of the options, or see find(1)
+const helpTail = `In -newerXY, XY stands for the combination [aBcm][aBcmt]; see find(1).
+
+Valid arguments for -D:
+      exec, opt, rates, search, stat, time, tree, all, help
+Use '-D help' for a description of the options, or see find(1).
 
 Please see also the manual page gfind(1), and find(1) for the expression
 language, which gfind takes unchanged.

@@ -57,6 +57,7 @@ func run(args []string) int {
 
 	cmd, err := predicate.Parse(rest, predicate.Config{
 		Follow:   opts.follow,
+		OptLevel: opts.optLevel,
 		Warnings: term.IsTerminal(0) && os.Getenv("POSIXLY_CORRECT") == "",
 		Quote:    diag.Quote,
 		IsUTF8:   func() bool { return diag.Style() == output.StyleUTF8 },
