@@ -86,7 +86,7 @@ func TestGetentTimeoutParse(t *testing.T) {
 	withTestNS(t, getentNS{path: func() string { return prog }, timeout: 300 * time.Millisecond, hung: new(atomic.Bool)})
 	var warns []string
 	_, err := Parse([]string{".", "-user", "hang"}, Config{Quote: output.StyleC.Quote, Warn: func(s string) { warns = append(warns, s) }})
-	if err == nil || err.Error() != "'hang' is not the name of a known user" {
+	if err == nil || err.Error() != "invalid user name or UID argument to -user: 'hang'" {
 		t.Errorf("Parse: %v", err)
 	}
 	want := "getent passwd 'hang' did not answer within 300ms: taken as unknown, and the name service is not asked again"

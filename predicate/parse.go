@@ -218,6 +218,14 @@ func looksLikeExpression(arg string, leading bool) bool {
 	return false
 }
 
+// dashedPunct reports whether arg is one of the operators "(", ")", "!"
+// and "," spelled with a leading dash. GNU accepts them (it strips one
+// '-' from every name it looks up), which 4.11 calls a bug to be
+// removed, with a warning meanwhile.
+func dashedPunct(arg string) bool {
+	return len(arg) == 2 && arg[0] == '-' && strings.IndexByte("()!,", arg[1]) >= 0
+}
+
 func (p *parser) buildList() error {
 	p.toks = append(p.toks, token{kind: tokOpen, prec: precNone, name: "(", artificial: true})
 	for p.i < len(p.args) {
@@ -242,6 +250,12 @@ func (p *parser) buildList() error {
 		e, name := lookup(a)
 		if e == nil {
 			return p.errorf("unknown predicate `%s'", a)
+		}
+		if dashedPunct(a) {
+			// GNU 4.11's find_parser warns as it looks the name up:
+			// before the primary's own warnings and errors, once per
+			// occurrence, whatever -warn and -nowarn say.
+			p.warnf("operator '%s' (with leading dash '-') will no longer be accepted in future findutils releases!", a)
 		}
 		switch e.kind {
 		case kindOption:
