@@ -328,7 +328,7 @@ func TestRootsAgainstGNU(t *testing.T) {
 			want := run(gnu, "find", args)
 			t.Logf("GNU find: stdout %q, stderr %q, exit status %d", want.stdout, want.stderr, want.code)
 			if c.gnu411 != nil {
-				want = rootWant411(t, want, c.gnu411)
+				want = want411(t, want, c.gnu411)
 			}
 			if !c.serialOnly {
 				compare(t, "sorted", want, run(gfind, "gfind", args), true)
@@ -343,11 +343,11 @@ func TestRootsAgainstGNU(t *testing.T) {
 	}
 }
 
-// rootWant411 is compareFinds411 for a rootCase: the result gfind must
+// want411 is compareStated for a table that runs GNU find itself: the result gfind must
 // give, where GNU 4.9 differs from 4.11 and g is the GNU find's. With
 // 4.11 as the reference that is g, which must be the result stated;
 // with 4.9 it is the result stated, which 4.9's must not be.
-func rootWant411(t *testing.T, g findResult, want *gnu411) findResult {
+func want411(t *testing.T, g findResult, want *gnu411) findResult {
 	t.Helper()
 	w := want.result()
 	same := slices.Equal(sortedLines(g.stdout), sortedLines(w.stdout)) &&
