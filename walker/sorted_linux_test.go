@@ -362,7 +362,7 @@ func TestSortedPermissionDenied(t *testing.T) {
 func TestSortedFewDescriptors(t *testing.T) {
 	root := fastTempDir(t)
 	levels, name := 2000, "dddd"
-	if testing.Short() {
+	if !testtool.Soak() { // still deeper than PATH_MAX and RLIMIT_NOFILE
 		levels, name = 300, strings.Repeat("d", 50)
 	}
 	entries := mkdeep(t, root, levels, name)

@@ -217,3 +217,16 @@ func BFS4(t testing.TB) string {
 	}
 	return path
 }
+
+// SoakEnv names the one switch for the soak sizes: with GFIND_SOAK=1 the
+// tests that ask Soak build their biggest trees (chains of 2,000
+// directories, a directory of 100,001 files) where the default builds
+// trees just big enough for the same assertion (a chain deeper than
+// PATH_MAX and than the descriptor limit, a directory of more than
+// 10,000 files). .ci/run turns it on; the README's test command runs
+// with it off.
+const SoakEnv = "GFIND_SOAK"
+
+// Soak reports whether the soak sizes are on (GFIND_SOAK=1, and not
+// -short).
+func Soak() bool { return os.Getenv(SoakEnv) == "1" && !testing.Short() }
