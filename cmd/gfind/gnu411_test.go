@@ -187,15 +187,7 @@ var gnuOptCases = []gnuCase{
 
 // TestOptLevelAgainstGNU runs gnuOptCases.
 func TestOptLevelAgainstGNU(t *testing.T) {
-	gnu := testtool.GNUFind(t)
-	gfind := gfindBin(t)
-	root := testtree.Make(t, testtree.Perms)
-	for _, c := range gnuOptCases {
-		t.Run(c.args, func(t *testing.T) {
-			t.Parallel()
-			compareCase(t, filepath.Join(root, c.dir), true, gnu, gfind, c)
-		})
-	}
+	runGNUCases(t, true, gnuOptCases, testtree.Perms)
 }
 
 // gnu411MiscCases are the diagnostics GNU 4.11 words otherwise than
@@ -242,13 +234,5 @@ var gnu411MiscCases = []gnuCase{
 
 // TestAgainstGNU411Misc runs gnu411MiscCases in TestAgainstGNU's tree.
 func TestAgainstGNU411Misc(t *testing.T) {
-	gnu := testtool.GNUFind(t)
-	gfind := gfindBin(t)
-	root := testtree.Make(t, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
-	for _, c := range gnu411MiscCases {
-		t.Run(c.args, func(t *testing.T) {
-			t.Parallel()
-			compareCase(t, filepath.Join(root, c.dir), false, gnu, gfind, c)
-		})
-	}
+	runGNUCases(t, false, gnu411MiscCases, testtree.Basic, testtree.Links, testtree.WeirdNames, testtree.Deep)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -341,29 +340,4 @@ func TestRootsAgainstGNU(t *testing.T) {
 			}
 		})
 	}
-}
-
-// want411 is compareStated for a table that runs GNU find itself: the result gfind must
-// give, where GNU 4.9 differs from 4.11 and g is the GNU find's. With
-// 4.11 as the reference that is g, which must be the result stated;
-// with 4.9 it is the result stated, which 4.9's must not be.
-func want411(t *testing.T, g findResult, want *gnu411) findResult {
-	t.Helper()
-	w := want.result()
-	same := slices.Equal(sortedLines(g.stdout), sortedLines(w.stdout)) &&
-		slices.Equal(normErr(g.stderr), normErr(w.stderr)) && g.code == w.code
-	v := testtool.GNUVersion()
-	if testtool.GNURef() {
-		if !same {
-			t.Errorf("GNU find %s does not give the result the row states: stdout %q, stderr %q, exit status %d", v, g.stdout, g.stderr, g.code)
-		}
-		return g
-	}
-	if gnuMode() {
-		t.Skipf("GNU find %s differs from %s here", v, testtool.RefVersion)
-	}
-	if same {
-		t.Errorf("GNU find %s gives the GNU %s result stated: the row needs no gnu411 mark", v, testtool.RefVersion)
-	}
-	return w
 }
