@@ -134,13 +134,13 @@ func (z *colorizer) nameColor(e *walker.Entry, follow bool) []byte {
 	if t == walker.TypeSymlink && !follow && z.linkTarget {
 		// ln=target: as the file it points to, when there is one.
 		if st, err := e.Stat(); err == nil {
-			return z.colorOf(e, e.Name(), walker.TypeOf(st.Mode), st, true)
+			return z.colorOf(e, e.Name(), walker.TypeOf(uint32(st.Mode)), st, true)
 		}
 	}
 	var st *unix.Stat_t
 	if t == walker.TypeUnknown {
 		if st = z.status(e, follow); st != nil {
-			t = walker.TypeOf(st.Mode)
+			t = walker.TypeOf(uint32(st.Mode))
 		} else if lst, err := e.Lstat(); follow && err == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
 			// A link -L cannot follow (its target is not there, or
 			// runs through a file: ENOTDIR, which find reports).
@@ -269,7 +269,7 @@ func (z *colorizer) appendPath(dst []byte, e *walker.Entry, s *State, esc func(d
 func (z *colorizer) appendTarget(dst []byte, e *walker.Entry, target []byte, esc func(dst, text []byte) []byte) []byte {
 	if st, err := e.Stat(); err == nil {
 		split := baseOff(target)
-		color := z.colorOf(e, target[split:], walker.TypeOf(st.Mode), st, true)
+		color := z.colorOf(e, target[split:], walker.TypeOf(uint32(st.Mode)), st, true)
 		return output.AppendColoredPath(dst, target, split, z.dir, color, z.reset, esc)
 	}
 	k := z.existing(e, target)
@@ -285,7 +285,7 @@ func (z *colorizer) appendTarget(dst []byte, e *walker.Entry, target []byte, esc
 			if err := z.statAt(e, prefix, &st); err != nil {
 				color = z.missing()
 			} else {
-				color = z.pick(prefix[split:], walker.TypeOf(st.Mode), &st, func() bool { return false })
+				color = z.pick(prefix[split:], walker.TypeOf(uint32(st.Mode)), &st, func() bool { return false })
 			}
 		}
 		dst = output.AppendColoredPath(dst, prefix, split, z.dir, color, z.reset, esc)

@@ -349,5 +349,5 @@ func seenType(e *walker.Entry, s *State) walker.Type {
 	if !ok {
 		return walker.TypeUnknown
 	}
-	return walker.TypeOf(st.Mode)
+	return walker.TypeOf(uint32(st.Mode))
 }

@@ -69,7 +69,7 @@ func (n gitignoredNode) Eval(e *walker.Entry, s *State) bool {
 	isDir := e.Type == walker.TypeDir
 	if e.Type == walker.TypeUnknown {
 		st, ok := s.stat(e)
-		isDir = ok && walker.TypeOf(st.Mode) == walker.TypeDir
+		isDir = ok && walker.TypeOf(uint32(st.Mode)) == walker.TypeDir
 	}
 	return d.Ignored(name, isDir, &s.git.scratch, s.gitErrors)
 }

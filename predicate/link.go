@@ -103,7 +103,7 @@ func (n *xtypeNode) Eval(e *walker.Entry, s *State) bool {
 		s.Diag.FileError(e.Path, err)
 		return false
 	}
-	return n.has(walker.TypeOf(st.Mode))
+	return n.has(walker.TypeOf(uint32(st.Mode)))
 }
 
 func (n *xtypeNode) has(t walker.Type) bool { return n.types&(1<<t) != 0 }

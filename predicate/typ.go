@@ -22,7 +22,7 @@ func (n *typeNode) Eval(e *walker.Entry, s *State) bool {
 			if !ok {
 				return false
 			}
-			t = walker.TypeOf(st.Mode)
+			t = walker.TypeOf(uint32(st.Mode))
 		} else {
 			t = lstatType(e)
 		}
@@ -37,7 +37,7 @@ func lstatType(e *walker.Entry) walker.Type {
 	if err != nil {
 		return walker.TypeUnknown
 	}
-	return walker.TypeOf(st.Mode)
+	return walker.TypeOf(uint32(st.Mode))
 }
 
 func (n *typeNode) Facts() Facts {

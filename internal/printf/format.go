@@ -394,7 +394,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		return appendCOctal(dst, uint64(st.Mode&07777), sp)
 	case 'M':
 		start := len(dst)
-		dst = AppendFileMode(dst, st.Mode)
+		dst = AppendFileMode(dst, uint32(st.Mode)) // uint16 on macOS and the BSDs
 		return padString(dst, start, sp)
 	case 'S':
 		return appendCFloatG(dst, sparseness(st), sp)
@@ -502,7 +502,7 @@ func reportFile(env *Env, e *walker.Entry, err error) {
 // Entry's type (which is what st would say).
 func fileMode(e *walker.Entry, st *unix.Stat_t) uint32 {
 	if st != nil {
-		return st.Mode
+		return uint32(st.Mode)
 	}
 	return e.Type.Mode()
 }
@@ -543,7 +543,7 @@ func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	tst, err := e.Stat()
 	switch {
 	case err == nil:
-		return TypeName(tst.Mode)
+		return TypeName(uint32(tst.Mode))
 	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 		return "N"
 	case errors.Is(err, unix.ELOOP):
