@@ -241,5 +241,5 @@ func threadSleeps() int64 {
 	if unix.Getrusage(unix.RUSAGE_THREAD, &ru) != nil {
 		return 0
 	}
-	return ru.Nvcsw
+	return int64(ru.Nvcsw) // int32 on 32-bit Linux
 }

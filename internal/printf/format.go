@@ -679,7 +679,7 @@ var dot = []byte(".")
 // "Thu Mar  4 05:06:07.1234567890 2021".
 func appendCTime(dst []byte, ts unix.Timespec, sp spec) []byte {
 	start := len(dst)
-	b := localTime(ts.Sec)
+	b := localTime(int64(ts.Sec))
 	if !b.valid {
 		dst = appendAtTime(dst, ts)
 		return padString(dst, start, sp)
@@ -695,7 +695,7 @@ func appendCTime(dst []byte, ts unix.Timespec, sp spec) []byte {
 	dst = appendNum(dst, b.min, 2, '0')
 	dst = append(dst, ':')
 	dst = appendNum(dst, b.secs, 2, '0')
-	dst = appendNanos(dst, ts.Nsec)
+	dst = appendNanos(dst, int64(ts.Nsec))
 	dst = append(dst, ' ')
 	dst = appendNum(dst, b.year, 4, '0')
 	return padString(dst, start, sp)
@@ -720,8 +720,8 @@ func appendNanos(dst []byte, ns int64) []byte {
 // appendAtTime appends GNU's %@: the seconds since the epoch and the
 // nanoseconds.
 func appendAtTime(dst []byte, ts unix.Timespec) []byte {
-	dst = strconv.AppendInt(dst, ts.Sec, 10)
-	return appendNanos(dst, ts.Nsec)
+	dst = strconv.AppendInt(dst, int64(ts.Sec), 10)
+	return appendNanos(dst, int64(ts.Nsec))
 }
 
 // appendDate appends GNU's format_date for a time directive %A<k>, %C<k>
@@ -734,7 +734,7 @@ func appendDate(dst []byte, ts unix.Timespec, k byte, sp spec) []byte {
 		dst = appendAtTime(dst, ts)
 		return padString(dst, start, sp)
 	}
-	b := localTime(ts.Sec)
+	b := localTime(int64(ts.Sec))
 	if !b.valid {
 		// localtime failed: GNU falls back to %@.
 		dst = appendAtTime(dst, ts)
@@ -749,7 +749,7 @@ func appendDate(dst []byte, ts unix.Timespec, k byte, sp spec) []byte {
 	}
 	switch k {
 	case 'S', 'T', 'X', '+':
-		dst = appendNanos(dst, ts.Nsec)
+		dst = appendNanos(dst, int64(ts.Nsec))
 	}
 	return padString(dst, start, sp)
 }
