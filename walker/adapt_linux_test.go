@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestAdaptToBlockingReads proves the mechanism of adapt_linux.go, not
+// TestAdaptToBlockingReads proves the mechanism of adapt.go, not
 // its speed: while every directory read blocks in a system call (a
 // nanosleep, as a read of a cold disk or a remote server would), the
 // walk grows until more reads are in flight than there are CPUs; once

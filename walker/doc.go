@@ -31,11 +31,11 @@
 // unless the file system is tmpfs, NFS or CIFS (always under -L, where
 // fts cannot tell); or the whole directory by name. The batch policies
 // share one collector (collect) and one format of a listing (pack). See
-// reader_linux.go.
+// reader.go.
 //
 // # The visit step
 //
-// Every scheduler visits through the same steps (visit_linux.go): a
+// Every scheduler visits through the same steps (visit.go): a
 // starting point's visit (visitRoot), a directory's visit before its
 // contents (preVisit), each record's (entry: its type, -L, Exclude,
 // loops under -L, XDev, Prune) and a directory's after its contents
@@ -45,7 +45,7 @@
 //
 // With one worker the walk is a plain recursive depth-first walk, a
 // batch at a time in fts's order, that reproduces GNU find's output
-// exactly. See serial_linux.go.
+// exactly. See serial.go.
 //
 // # The parallel walk
 //
@@ -64,7 +64,7 @@
 // items (queued or being read) drops to zero; nothing polls. Under
 // PostOrder every directory item counts its unfinished children and is
 // visited by whichever worker finishes the last of them. See
-// parallel_linux.go.
+// parallel.go.
 //
 // # Adapting to slow calls
 //
@@ -82,7 +82,7 @@
 // CPU stops the growth but shrinks nothing: a cold disk's kernel work
 // saturates it at any level. Workers above the count finish their own
 // stacks and park. The serial and sorted walks do not adapt. See
-// adapt_linux.go.
+// adapt.go.
 //
 // # The sorted walk
 //
@@ -90,7 +90,7 @@
 // name, ahead of the walk, by whichever goroutine is free; one goroutine
 // at a time visits, in depth-first order, reading itself what no one has
 // read ahead, so the order is the same for any number of workers. See
-// sorted_linux.go.
+// sorted.go.
 //
 // With Options.Ordered (visits whose only effect is output) each worker
 // instead walks subtrees of its own, depth first, as one worker would:
@@ -102,7 +102,7 @@
 // (output.Reorder in gfind) writes the output of the Seq that comes next
 // as it is made, captures the others', up to a bound, and writes it when
 // their turn comes. A worker whose Seq is full walks, meanwhile,
-// subtrees that come before its own. See owned_linux.go.
+// subtrees that come before its own. See owned.go.
 //
 // # Lifetimes
 //
@@ -124,7 +124,7 @@
 // ancestor by name (openat, O_NOFOLLOW) or from a child by "..", checked
 // against the device and inode recorded when they were closed. A
 // 2,000-level tree walks under `ulimit -n 32`. The number of workers is
-// lowered when the budget cannot feed them. See dir_linux.go.
+// lowered when the budget cannot feed them. See dir.go.
 //
 // # System calls and the scheduler
 //
@@ -135,7 +135,7 @@
 // made ordinary calls slow was sysmon taking the P from a goroutine that
 // had not been rescheduled for 10ms whenever it caught it in a call;
 // workers yield every few milliseconds to prevent it. See sys_linux.go
-// and maybeYield in visit_linux.go; the measurements are in bench/NOTES.md.
+// and maybeYield in visit.go; the measurements are in bench/NOTES.md.
 //
 // # Loops
 //

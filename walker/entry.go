@@ -261,7 +261,7 @@ type Entry struct {
 	full     uint8  // probes of stats left that count sleeps (adapt.begin)
 	// lazy opens the directory when dirfd is dirfdLazy: the sorted walk
 	// closes a directory of files as soon as it has read it, and opens
-	// it again only if a visit needs it (sorted_linux.go).
+	// it again only if a visit needs it (sorted.go).
 	lazy interface{ openLazy(e *Entry) }
 }
 

@@ -2,7 +2,6 @@ package walker
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -745,37 +744,6 @@ func TestRecordNames(t *testing.T) {
 	for _, workers := range sortedWorkers {
 		got := sortedVisits(t, root, Options{Workers: workers, MaxDepth: -1}, nil)
 		diffLists(t, fmt.Sprintf("workers=%d", workers), want, got)
-	}
-}
-
-// TestNextDirent checks nextDirent on records built by hand: the
-// kernel's layout (with garbage after the NUL, which filldir64 leaves),
-// and a record padded beyond it, whose name must be searched for.
-func TestNextDirent(t *testing.T) {
-	rec := func(name string, pad int, garbage byte) []byte {
-		reclen := (int(direntName)+len(name)+1+7)&^7 + pad
-		b := bytes.Repeat([]byte{garbage}, reclen)
-		binary.NativeEndian.PutUint64(b[direntIno:], 42)
-		binary.NativeEndian.PutUint64(b[direntOff:], uint64(len(name)))
-		binary.NativeEndian.PutUint16(b[direntReclen:], uint16(reclen))
-		b[direntType] = unix.DT_REG
-		copy(b[direntName:], name)
-		b[int(direntName)+len(name)] = 0
-		return b
-	}
-	for n := 1; n <= 40; n++ {
-		name := strings.Repeat("n", n)
-		for _, pad := range []int{0, 8, 16} {
-			for _, garbage := range []byte{0, 1, 0xff} {
-				buf := append(rec("x", 0, 0xff), rec(name, pad, garbage)...)
-				var d dirent
-				next, ok := nextDirent(buf, 0, &d)
-				end, ok2 := nextDirent(buf, next, &d)
-				if !ok || !ok2 || string(d.name) != name || d.ino != 42 || d.off != int64(n) || d.typ != TypeRegular || end != len(buf) {
-					t.Errorf("name %q pad %d garbage %#x: got %q ino %d off %d type %d end %d of %d (ok %v %v)", name, pad, garbage, d.name, d.ino, d.off, d.typ, end, len(buf), ok, ok2)
-				}
-			}
-		}
 	}
 }
 

@@ -6,105 +6,44 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The directory calls below take NUL-terminated names that already sit
-// in a dirent buffer or an Entry's Path, so that the hot path allocates
-// nothing (unix.Openat and unix.Fstatat copy every name into a new C
-// string), and retry EINTR.
-//
-// Blocking versus raw calls. A goroutine in an ordinary (unix.Syscall)
-// system call can lose its P to sysmon, which hands it to another thread:
-// soon after the call starts when no P is idle, or at once when the
-// goroutine has not been rescheduled for 10ms (see maybeYield in
-// visit_linux.go). RawSyscall avoids both, but holds its P for the whole
-// call and makes a garbage collection's stop-the-world wait for the call
-// to return: on NFS, FUSE, an automount point or a dying disk a call can
-// block for seconds, and the whole program would freeze with it.
-//
-// So the calls are ordinary, and the hand-offs are avoided at the source
-// instead: the workers yield every few milliseconds (which disarms the
-// 10ms rule), and there are no more workers than Ps by default (so a P
-// is idle whenever a worker sleeps). With the yield, ordinary calls are
-// as fast as raw ones (bench/NOTES.md).
-//
-// syscall6 is the one switch point between the two kinds of call.
-func syscall6(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, unix.Errno) {
-	r, _, errno := unix.Syscall6(trap, a1, a2, a3, a4, a5, a6)
-	return r, errno
+// What the walk asks of Linux beyond the directory calls (those are in
+// sys_linux_raw.go, or sys_portable.go and sys_stream.go under the
+// gfind_portable tag).
+
+// getdents64's records (dirent.go); the stream reader writes the same.
+const direntName = d64Name
+
+func nextDirent(buf []byte, pos int, d *dirent) (next int, ok bool) {
+	return parseDirent64(buf, pos, d)
 }
 
-// openDir opens the directory name (NUL-terminated) relative to dirfd.
-// Without follow it refuses a symbolic link (O_NOFOLLOW), so that a
-// directory swapped for a link between the read and the open is not
-// followed, as GNU find does.
-func openDir(dirfd int, name *byte, follow bool) (int, error) {
-	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
-	if !follow {
-		flags |= unix.O_NOFOLLOW
+// The layout constants are unix.Dirent's: checked at compile time (an
+// index out of range, or a negative constant, if one differs).
+var (
+	_ = [1]int{}[unsafe.Offsetof(unix.Dirent{}.Ino)-direntIno]
+	_ = [1]int{}[unsafe.Offsetof(unix.Dirent{}.Off)-d64Off]
+	_ = [1]int{}[unsafe.Offsetof(unix.Dirent{}.Reclen)-d64Reclen]
+	_ = [1]int{}[unsafe.Offsetof(unix.Dirent{}.Type)-d64Type]
+	_ = [1]int{}[unsafe.Offsetof(unix.Dirent{}.Name)-d64Name]
+)
+
+// File system magic numbers (statfs f_type) on which fts skips the
+// inode sort.
+const (
+	magicTmpfs = 0x01021994
+	magicNFS   = 0x6969
+	magicCIFS  = 0xFF534D42
+)
+
+// inodeSortUseless says that the file system of fd is one where gnulib
+// fts does not sort a big batch by inode number (tmpfs, NFS, CIFS: only
+// Linux's fts asks; elsewhere it always sorts).
+func inodeSortUseless(fd int) bool {
+	switch fsType(fd) {
+	case magicTmpfs, magicNFS, magicCIFS:
+		return true
 	}
-	for {
-		r, errno := syscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(name)), uintptr(flags), 0, 0, 0)
-		if errno == 0 {
-			return int(r), nil
-		}
-		if errno != unix.EINTR {
-			return -1, errno
-		}
-	}
-}
-
-// getdents reads directory records into buf. It returns 0 at the end.
-// EINTR is retried here and in the other calls: Go installs its signal
-// handlers with SA_RESTART, but some file systems (NFS, FUSE) still
-// return it.
-func getdents(fd int, buf []byte) (int, error) {
-	for {
-		r, errno := syscall6(unix.SYS_GETDENTS64, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(buf))), uintptr(len(buf)), 0, 0, 0)
-		if errno == 0 {
-			return int(r), nil
-		}
-		if errno != unix.EINTR {
-			return 0, errno
-		}
-	}
-}
-
-// closeFD closes fd. Errors are ignored: a directory opened read-only has
-// nothing to flush, and retrying close on Linux could close a descriptor
-// another goroutine has just been given.
-func closeFD(fd int) {
-	syscall6(unix.SYS_CLOSE, uintptr(fd), 0, 0, 0, 0, 0)
-}
-
-// fstat stats an open descriptor (rarely: identities at mount points and
-// evictions), so unix.Fstat, which needs no name, will do.
-func fstat(fd int, st *unix.Stat_t) error {
-	for {
-		err := unix.Fstat(fd, st)
-		if err != unix.EINTR {
-			return err
-		}
-	}
-}
-
-// readlinkat reads the target of the link name (NUL-terminated) relative
-// to dirfd into buf and returns its length.
-func readlinkat(dirfd int, name *byte, buf []byte) (int, error) {
-	for {
-		r, errno := syscall6(unix.SYS_READLINKAT, uintptr(dirfd), uintptr(unsafe.Pointer(name)), uintptr(unsafe.Pointer(unsafe.SliceData(buf))), uintptr(len(buf)), 0, 0)
-		if errno == 0 {
-			return int(r), nil
-		}
-		if errno != unix.EINTR {
-			return 0, errno
-		}
-	}
-}
-
-// seekDir sets a directory descriptor's read position to a d_off cookie,
-// to resume a directory read on a reopened descriptor.
-func seekDir(fd int, off int64) error {
-	_, err := unix.Seek(fd, off, 0)
-	return err
+	return false
 }
 
 // fsType returns the file system magic number (statfs f_type) of fd, or
@@ -120,13 +59,31 @@ func fsType(fd int) uint32 {
 	return uint32(s.Type)
 }
 
-// nofileLimit returns the soft RLIMIT_NOFILE. The Go runtime has already
-// raised the soft limit to the hard one at start-up, so this is the real
-// ceiling for the process.
-func nofileLimit() int {
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil || rl.Cur > 1<<20 {
-		return 1 << 20
+// mountRoot says whether the directory open as fd is the root of a
+// mount, and whether that could be told (STATX_ATTR_MOUNT_ROOT, Linux
+// 5.8): a bind mount from the same file system keeps the device, so
+// only this tells it from a directory swapped in (seam.go).
+func mountRoot(fd int) (root, known bool) {
+	var stx unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_STATX_DONT_SYNC, 0, &stx) != nil ||
+		stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 {
+		return false, false
 	}
-	return int(rl.Cur)
+	return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0, true
+}
+
+// threadSleeps returns the number of times the calling thread slept
+// (ru_nvcsw), for the adaptive walk's probes (adapt.go).
+func threadSleeps() int64 {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_THREAD, &ru) != nil {
+		return 0
+	}
+	return int64(ru.Nvcsw) // int32 on 32-bit Linux
+}
+
+// osYield gives the CPU to another thread (sched_yield): a raw call,
+// since it never blocks (owned.go says why not runtime.Gosched).
+func osYield() {
+	unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
 }

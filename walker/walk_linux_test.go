@@ -1105,7 +1105,7 @@ func TestSortByInode(t *testing.T) {
 			ci := len(raw.chunks) - 1
 			rec := make([]byte, reclen)
 			*(*uint64)(unsafe.Pointer(&rec[direntIno])) = ino
-			*(*uint16)(unsafe.Pointer(&rec[direntReclen])) = uint16(reclen)
+			*(*uint16)(unsafe.Pointer(&rec[d64Reclen])) = uint16(reclen)
 			copy(rec[direntName:], name)
 			raw.ents = append(raw.ents, sortEnt{off: uint32(ci<<chunkShift | len(raw.chunks[ci])), nlen: uint16(len(name))})
 			raw.chunks[ci] = append(raw.chunks[ci], rec...)

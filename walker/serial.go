@@ -127,7 +127,7 @@ func (s *serial) readDir(d *dir) {
 			// subdirectory was walked: go back to where the read was.
 			gen = d.gen
 			rd.fd = d.fd
-			if err := seekDir(d.fd, rd.off); err != nil {
+			if err := seekDir(d.fd, d.pos); err != nil {
 				rd.end.err = err
 				break
 			}

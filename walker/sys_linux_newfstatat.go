@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64 || riscv64 || ppc64 || ppc64le || s390x)
+//go:build linux && !gfind_portable && (amd64 || arm64 || riscv64 || ppc64 || ppc64le || s390x)
 
 package walker
 

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The sorted walk when the visits' only effect is output
@@ -31,7 +29,7 @@ import (
 // shared the same way by its records: the thief visits the second half
 // of what is left of it, and the victim stops at the half.
 //
-// Why not the read-ahead of sorted_linux.go: there, a directory is read
+// Why not the read-ahead of sorted.go: there, a directory is read
 // by one goroutine and visited or closed by another, many directories
 // later, which costs more than capturing the output does.
 //
@@ -231,7 +229,7 @@ func (o *owned) sleep(x *oworker, seg Seq) {
 		if i%16 == 0 && time.Since(start) > ownedSpin {
 			break
 		}
-		unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
+		osYield()
 	}
 	o.mu.Lock()
 	if !ready() {

@@ -233,13 +233,3 @@ func processCPU() int64 {
 	}
 	return ts.Nano()
 }
-
-// threadSleeps returns the number of times the calling thread slept
-// (ru_nvcsw).
-func threadSleeps() int64 {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_THREAD, &ru) != nil {
-		return 0
-	}
-	return int64(ru.Nvcsw) // int32 on 32-bit Linux
-}

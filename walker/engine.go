@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 )
 
-// A walk is one scheduler over the shared reader (reader_linux.go) and
-// visit step (visit_linux.go): walkImpl picks it from the options.
+// A walk is one scheduler over the shared reader (reader.go) and
+// visit step (visit.go): walkImpl picks it from the options.
 
 // walk is the state shared by every worker of one Walk call.
 type walk struct {

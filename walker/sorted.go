@@ -53,7 +53,7 @@ import (
 // itself never waits on a full window: it reads what no one has claimed.
 //
 // Options.Ordered (visits whose only effect is output) has the walk
-// made another way, by workers that each own subtrees: owned_linux.go.
+// made another way, by workers that each own subtrees: owned.go.
 //
 // With one worker (-j1 -s) nothing is read ahead: each directory is read
 // when the walk enters it, after its visit, as in the serial walk.

@@ -8,7 +8,7 @@ import (
 )
 
 // A listing is a directory's records in the order the walk visits them:
-// the format of the batch policies (reader_linux.go), the serial walk's
+// the format of the batch policies (reader.go), the serial walk's
 // fts batches and the sorted walk's whole directories by name. A
 // directory read in one getdents call is packed, in visit order, into a
 // buffer of its size; a bigger one keeps its records in the read

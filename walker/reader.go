@@ -15,9 +15,9 @@ import (
 //
 //   - open: openat relative to the parent's descriptor (pinned for the
 //     call), O_DIRECTORY, and O_NOFOLLOW unless the link is to be
-//     followed, inside the descriptor budget (dir_linux.go);
+//     followed, inside the descriptor budget (dir.go);
 //   - read: getdents64 a chunk at a time, parsed in place by nextDirent
-//     (dirent_linux.go);
+//     (dirent.go);
 //   - check: the "." record against what the parent's record said
 //     (dotCheck), before any record of its chunk is handed out;
 //   - classify: how the read ended (readEnd), and what is reported of
@@ -27,8 +27,8 @@ import (
 // The order the records are handed out in is the scheduler's policy:
 // a chunk at a time in readdir order (the parallel walk), gnulib fts's
 // batches of up to 100,000 records, in inode order when a batch is big
-// (the serial walk, serial_linux.go), or the whole directory by name
-// (the sorted walk, sorted_linux.go; the sort is in listing_linux.go).
+// (the serial walk, serial.go), or the whole directory by name
+// (the sorted walk, sorted.go; the sort is in listing.go).
 
 // dirRead is one pass over an open directory, a getdents64 chunk at a
 // time.
@@ -42,11 +42,10 @@ type dirRead struct {
 	dot bool
 	end readEnd
 	// carry holds the records read past a batch's limit (collect), in
-	// a read buffer of its own, for the next batch.
+	// a read buffer of its own, for the next batch. The descriptor's
+	// read position is past them: that is where a reread resumes on a
+	// reopened descriptor (dir.pos).
 	carry []byte
-	// off is the d_off cookie of the last record read: where a reread
-	// resumes on a reopened descriptor (seekDir).
-	off int64
 }
 
 // readEnd is how a read ended early: refused by the "." check (loop or
@@ -68,10 +67,12 @@ func (r *dirRead) start(d *dir, fd int, buf []byte) {
 
 // next reads the next chunk of records into r.buf and returns it. It
 // returns nil at the end of the directory, or when the read ended
-// early, as r.end says. A chunk that holds the "." record is returned
-// only once the record was checked: on ext4 "." comes in hash order,
-// not first, and a directory swapped in since it was listed must not
-// be walked.
+// early, as r.end says. No record is handed out before the directory
+// was checked: by its "." record when the first chunk holds it (on ext4
+// "." comes in hash order, not always first), else by the directory's
+// own fstat (statCheck), for a reader that gives no "." (the portable
+// reader may not) or gives it later. A directory swapped in since it was
+// listed must not be walked.
 func (r *dirRead) next() []byte {
 	n, err := getdents(r.fd, r.buf)
 	if err != nil {
@@ -83,12 +84,14 @@ func (r *dirRead) next() []byte {
 	}
 	buf := r.buf[:n]
 	if !r.dot {
+		r.dot = true
 		if ino, ok := dotRecord(buf); ok {
-			r.dot = true
 			r.end.loop, r.end.changed = dotCheck(r.d, r.fd, ino)
-			if r.end.refused() {
-				return nil
-			}
+		} else {
+			r.end.loop, r.end.changed = statCheck(r.d, r.fd)
+		}
+		if r.end.refused() {
+			return nil
 		}
 	}
 	return buf
@@ -171,14 +174,12 @@ func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, b
 			if pos, ok = nextDirent(buf, pos, &de); !ok {
 				break
 			}
-			rd.off = de.off
 			if de.ino == 0 || isDots(de.name) {
 				continue
 			}
 			if limit > 0 && len(raw.ents) == limit {
 				c := bufs.take()
 				rd.carry = c[:copy(c, buf[off:])]
-				rd.off = lastOff(rd.carry)
 				if byName && len(raw.ents) > 1 {
 					raw.lcp = lcp
 				}
@@ -269,20 +270,6 @@ func (raw *rawList) recycle(bufs *readBufs) {
 	}
 }
 
-// lastOff returns the d_off cookie of the last record in buf.
-func lastOff(buf []byte) int64 {
-	var off int64
-	for pos := 0; ; {
-		var de dirent
-		next, ok := nextDirent(buf, pos, &de)
-		if !ok {
-			return off
-		}
-		off = de.off
-		pos = next
-	}
-}
-
 // GNU find's directory batches (gnulib fts.c, fts_build). Without a
 // comparison function fts reads at most ftsMaxReaddirEntries records
 // before handing them out (the rest of the directory is read after that
@@ -297,26 +284,11 @@ const (
 	ftsInodeSortThreshold = 10000
 )
 
-// File system magic numbers (statfs f_type) on which fts skips the
-// inode sort.
-const (
-	magicTmpfs = 0x01021994
-	magicNFS   = 0x6969
-	magicCIFS  = 0xFF534D42
-)
-
 // inodeSortUseful is fts's dirent_inode_sort_may_be_useful for the
 // directory open as fd. Under -L fts runs without FTS_CWDFD, where it
 // never learns the file system type and always sorts.
 func (w *walk) inodeSortUseful(fd int) bool {
-	if w.opt.Follow == FollowAll {
-		return true
-	}
-	switch fsType(fd) {
-	case magicTmpfs, magicNFS, magicCIFS:
-		return false
-	}
-	return true
+	return w.opt.Follow == FollowAll || !inodeSortUseless(fd)
 }
 
 // inodeKey sorts a batch by inode number; pos (increasing in readdir
@@ -400,7 +372,7 @@ func dotRecord(buf []byte) (ino uint64, ok bool) {
 // own subtree, which fts finds by stating every directory, at no cost
 // for the others. It returns the ancestor that d duplicates, or whether
 // d was swapped for another directory since its parent was read
-// (seam_linux.go).
+// (seam.go).
 //
 // A directory whose identity came from a stat already (an lstat made
 // for -xdev or -mount) holds a bind mount's real identity, which the
@@ -420,6 +392,28 @@ func dotCheck(d *dir, fd int, dotIno uint64) (loop *dir, changed bool) {
 		return nil, true
 	}
 	d.id, d.idExact = idOf(&st), true
+	return ancestorOf(d), false
+}
+
+// statCheck is dotCheck for a directory whose first chunk has no "."
+// record: the directory's own fstat gives its exact identity, for the
+// loop check. A swap is reported only where it can be told from a file
+// system whose records carry other inode numbers than stat (overlayfs,
+// some FUSE): when the identity to compare came from a stat too.
+func statCheck(d *dir, fd int) (loop *dir, changed bool) {
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil {
+		return nil, false
+	}
+	id := idOf(&st)
+	if id == d.id {
+		d.idExact = true
+		return ancestorOf(d), false
+	}
+	if d.idExact && replaced(d, fd, &st, id.ino) {
+		return nil, true
+	}
+	d.id, d.idExact = id, true
 	return ancestorOf(d), false
 }
 

@@ -59,9 +59,8 @@ func hookBeforeOpen(d *dir) {
 //     FUSE): its d_ino cannot be compared with a stat;
 //   - the directory is the root of a mount (a bind mount from the same
 //     file system keeps the device, and its record still carries the
-//     covered directory's inode). Without STATX_ATTR_MOUNT_ROOT
-//     (Linux < 5.8) a mount root cannot be told apart, and nothing is
-//     reported.
+//     covered directory's inode), or may be one: where mountRoot cannot
+//     tell (Linux < 5.8), nothing is reported.
 func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
 	if uint64(st.Dev) != d.id.dev || uint64(st.Ino) == d.id.ino {
 		return false
@@ -69,12 +68,8 @@ func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
 	if !d.idExact && dotIno != uint64(st.Ino) {
 		return false
 	}
-	var stx unix.Statx_t
-	if unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_STATX_DONT_SYNC, 0, &stx) != nil ||
-		stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 {
-		return false
-	}
-	return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0
+	root, known := mountRoot(fd)
+	return known && !root
 }
 
 // beforeRead is the test seam before each getdents call of the parallel

@@ -67,6 +67,9 @@ type dir struct {
 	want int32
 	pins int32
 	gen  uint32 // bumped by each reopen, so a reader knows to seek
+	// pos is the read position of the descriptor when it was evicted
+	// (tellDir), where a read in progress resumes after the reopen.
+	pos int64
 	// lastUse is the fds.tick of the last pin, for least-recently-used
 	// eviction.
 	lastUse uint64
@@ -90,13 +93,13 @@ type dir struct {
 	// refs counts what still points at this item; at zero the item is
 	// recycled. In a parallel pre-order walk: the item itself until
 	// read, each child item, and a worker's path buffer
-	// (parallel_linux.go); in the sorted walk, the node's users (snode).
+	// (parallel.go); in the sorted walk, the node's users (snode).
 	refs atomic.Int32
 
 	// chunk, when set, makes this item not a directory but a share of
 	// its parent's records for another worker to visit: a big
 	// directory's per-entry work (stats above all) is split across
-	// workers (parallel_linux.go, splitChunk).
+	// workers (parallel.go, splitChunk).
 	chunk []byte
 }
 
@@ -318,6 +321,7 @@ func (w *walk) evict(d *dir) {
 	d.mu.Lock()
 	if d.fd >= 0 && d.pins == 0 {
 		ok := true
+		var err error
 		if !d.haveVid {
 			var st unix.Stat_t
 			if fstat(d.fd, &st) == nil {
@@ -325,6 +329,12 @@ func (w *walk) evict(d *dir) {
 			} else {
 				ok = false // a reopen could not be checked: keep it
 			}
+		}
+		if ok {
+			// A read in progress resumes here after a reopen; a
+			// descriptor that cannot say where it is stays open.
+			d.pos, err = tellDir(d.fd)
+			ok = err == nil
 		}
 		if ok {
 			closeFD(d.fd)
@@ -374,4 +384,26 @@ func (w *walk) makeRoom(from *dir, scratch *[]candidate, force bool) {
 type candidate struct {
 	d       *dir
 	lastUse uint64
+}
+
+// fstat stats an open descriptor (rarely: identities at mount points and
+// evictions), so unix.Fstat, which needs no name, will do.
+func fstat(fd int, st *unix.Stat_t) error {
+	for {
+		err := unix.Fstat(fd, st)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// nofileLimit returns the soft RLIMIT_NOFILE. The Go runtime has already
+// raised the soft limit to the hard one at start-up, so this is the real
+// ceiling for the process.
+func nofileLimit() int {
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil || rl.Cur > 1<<20 {
+		return 1 << 20
+	}
+	return int(rl.Cur)
 }
