@@ -679,7 +679,7 @@ func TestRawCalls(t *testing.T) {
 	want := []string{
 		"internal/die/die_linux.go SYS_RT_SIGACTION",
 		"internal/die/die_linux.go SYS_RT_SIGPROCMASK",
-		"walker/owned_linux.go SYS_SCHED_YIELD",
+		"walker/sys_linux.go SYS_SCHED_YIELD",
 	}
 	root := mustAbs(t, "../..")
 	var got []string
