@@ -228,7 +228,7 @@ func (a *adapt) done() {
 // processCPU returns the CPU time the process has used, in ns.
 func processCPU() int64 {
 	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
+	if unix.ClockGettime(clockProcessCPU, &ts) != nil {
 		return 0
 	}
 	return ts.Nano()

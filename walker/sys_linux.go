@@ -87,3 +87,6 @@ func threadSleeps() int64 {
 func osYield() {
 	unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
 }
+
+// clockProcessCPU is the clock of the CPU time the process has used.
+const clockProcessCPU = unix.CLOCK_PROCESS_CPUTIME_ID

@@ -235,7 +235,7 @@ func (s *wstate) startRoot(d *dir) bool {
 		}
 		st = lst
 	}
-	e.Type = TypeOf(st.Mode)
+	e.Type = TypeOf(uint32(st.Mode))
 	d.typ = e.Type
 	d.linkFollowed = e.follow
 	d.id, d.idExact = idOf(st), true
@@ -320,7 +320,7 @@ func (s *wstate) entry(d *dir, fd int, de *dirent) (descend bool, c child) {
 			s.fail("lstat", err)
 			return false, c
 		}
-		e.Type = TypeOf(st.Mode)
+		e.Type = TypeOf(uint32(st.Mode))
 	}
 	if e.Type == TypeSymlink && opt.Follow == FollowAll {
 		if !s.followLink(d) {
@@ -458,7 +458,7 @@ func (s *wstate) followLink(d *dir) bool {
 	switch err {
 	case nil:
 		e.haveS, e.statErr = true, nil
-		e.Type = TypeOf(e.stat.Mode)
+		e.Type = TypeOf(uint32(e.stat.Mode))
 		if e.Type == TypeDir {
 			id := idOf(&e.stat)
 			for x := d; x != nil; x = x.parent {

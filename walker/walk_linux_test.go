@@ -891,9 +891,11 @@ func TestBindMountLoop(t *testing.T) {
 			rs := runInNamespace(t, `mount --bind "$1" "$1/a/b"`,
 				childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post}})
 			// Pre-order visits the mount point once before reading it
-			// (fts stats it first and does not); post-order does not.
+			// (fts stats it first and does not); post-order does not,
+			// nor a walk that learns types by stat (a stream without
+			// d_type: the shim), which refuses it unvisited, as fts.
 			want := []string{".", "ERR a/b: File system loop detected; the following directory is part of the cycle: ROOT/a/b", "a", "a/b", "a/f"}
-			if post {
+			if post || macShim {
 				want = slices.Delete(want, 3, 4)
 			}
 			diffLists(t, fmt.Sprintf("workers=%d depth=%v", workers, post), want, relPaths(root, rs))
