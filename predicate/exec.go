@@ -58,8 +58,11 @@ const (
 	// add to its environment before it runs something else.
 	execHeadroom = 2048
 	// ptrSize is the size of one argv or envp pointer, which the kernel
-	// counts against the same limit as the strings.
-	ptrSize = strconv.IntSize / 8
+	// counts against the same limit as the strings: its own pointer
+	// size, 8 bytes on a 64-bit kernel even for a 32-bit program (Linux's
+	// bprm_stack_limits counts sizeof(void *)), so 8 on every GOARCH: on
+	// a 32-bit kernel that errs on the safe side.
+	ptrSize = 8
 	// pathRoom is set aside in every batch for the program's file name,
 	// which the kernel also copies into the new image.
 	pathRoom = 4096
