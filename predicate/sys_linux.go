@@ -20,6 +20,7 @@ import (
 const (
 	// errNoFollowLink is what open(2) with O_NOFOLLOW says of a
 	// symbolic link: ELOOP on Linux (FreeBSD says EMLINK, NetBSD EFTYPE).
+	// With O_DIRECTORY too, Linux says ENOTDIR first.
 	errNoFollowLink = unix.ELOOP
 	// errUnlinkDir is what unlink(2) says of a directory: EISDIR on
 	// Linux, EPERM (POSIX's answer) on the BSDs and macOS.
