@@ -25,9 +25,9 @@ package predicate
 // records other workers printed before adding their files may come
 // after its output.
 //
-// Batch sizes: a batch holds as much as the kernel takes (argRoom: a
-// quarter of the stack limit, 2 MiB by default, less the environment
-// and 2048 bytes), like bfs; GNU find stops at 128 KiB, so it starts
+// Batch sizes: a batch holds as much as the kernel takes (argRoom: on
+// Linux a quarter of the stack limit, 2 MiB by default, elsewhere
+// kern.argmax; less the environment and 2048 bytes), like bfs; GNU find stops at 128 KiB, so it starts
 // many more children for the same files (TestExecPlusEveryPathOnce
 // logs the counts; a run's are in bench/NOTES.md, "-exec ... +
 // batches").
