@@ -350,27 +350,6 @@ func BenchmarkColorPrint(b *testing.B) {
 	}
 }
 
-// TestColorCapability: ca colors a regular file with file capabilities,
-// and is asked only when ca is colored.
-func TestColorCapability(t *testing.T) {
-	dir := t.TempDir()
-	capped, plain := filepath.Join(dir, "capped"), filepath.Join(dir, "plain")
-	for _, f := range []string{capped, plain} {
-		if err := os.WriteFile(f, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// struct vfs_cap_data, revision 2: CAP_NET_BIND_SERVICE permitted.
-	data := []byte{0, 0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-	if err := unix.Setxattr(capped, "security.capability", data, 0); err != nil {
-		t.Skipf("cannot set file capabilities here: %v", err)
-	}
-	got := colorsOf(t, dir, cheapColors+":ca=CA", walker.FollowNever, nil)
-	checkColors(t, got, map[string]string{"capped": "CA", "plain": "FI"})
-	got = colorsOf(t, dir, cheapColors, walker.FollowNever, nil)
-	checkColors(t, got, map[string]string{"capped": "FI", "plain": "FI"})
-}
-
 // TestColorLinkTarget: a link's target is colored as a path to what it
 // leads to; a dangling one as far as it exists, the rest in mi (bfs
 // 4.1, whose bytes cmd/gfind's TestColorsAgainstBFS41 compares).

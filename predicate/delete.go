@@ -70,15 +70,15 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 	}
 	// The type comes from the walk: d_type, or under -L the target's
 	// (then a link to a directory fails with ENOTDIR, as in GNU). When
-	// it is unknown, unlink first and rmdir on EISDIR, as GNU does
-	// without a stat.
+	// it is unknown, unlink first and rmdir when unlink says the file is
+	// a directory, as GNU does without a stat.
 	flags := 0
 	if e.Type == walker.TypeDir {
 		flags = unix.AT_REMOVEDIR
 	}
 	err := unix.Unlinkat(e.DirFD(), string(name), flags)
-	if err == unix.EISDIR && flags == 0 {
-		err = unix.Unlinkat(e.DirFD(), string(name), unix.AT_REMOVEDIR)
+	if err == errUnlinkDir && flags == 0 {
+		err = rmdirAfterUnlink(err, unix.Unlinkat(e.DirFD(), string(name), unix.AT_REMOVEDIR))
 	}
 	switch {
 	case err == nil:
@@ -87,6 +87,19 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 		return true // vanished meanwhile: -ignore_readdir_race
 	}
 	return n.fail(e, s, err)
+}
+
+// rmdirAfterUnlink is the error of -delete's rmdir, tried because
+// unlink failed with errUnlinkDir. Linux's EISDIR says the file is a
+// directory; the BSDs' and macOS's EPERM says so too, but also that the
+// file may not be removed at all (a sticky directory, an immutable
+// flag): when the rmdir then finds no directory (ENOTDIR), unlink's
+// EPERM was that refusal, and is the one to report.
+func rmdirAfterUnlink(unlinkErr, rmdirErr error) error {
+	if unlinkErr == unix.EPERM && rmdirErr == unix.ENOTDIR {
+		return unlinkErr
+	}
+	return rmdirErr
 }
 
 // fail reports a file -delete could not remove.
@@ -134,7 +147,7 @@ func (n *deleteNode) dryRun(e *walker.Entry, s *State) bool {
 // every name in it was "deleted" by this dry run.
 func (d *drySet) emptyAfterRun(e *walker.Entry) error {
 	fd, err := unix.Openat(e.DirFD(), string(e.AtName()), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err == unix.ELOOP {
+	if err == errNoFollowLink {
 		err = unix.ENOTDIR // rmdir of a symbolic link
 	}
 	if err != nil {

@@ -25,9 +25,9 @@ package predicate
 // records other workers printed before adding their files may come
 // after its output.
 //
-// Batch sizes: a batch holds as much as the kernel takes (argRoom: a
-// quarter of the stack limit, 2 MiB by default, less the environment
-// and 2048 bytes), like bfs; GNU find stops at 128 KiB, so it starts
+// Batch sizes: a batch holds as much as the kernel takes (argRoom: on
+// Linux a quarter of the stack limit, 2 MiB by default, elsewhere
+// kern.argmax; less the environment and 2048 bytes), like bfs; GNU find stops at 128 KiB, so it starts
 // many more children for the same files (TestExecPlusEveryPathOnce
 // logs the counts; a run's are in bench/NOTES.md, "-exec ... +
 // batches").
@@ -51,23 +51,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The kernel's limits on a new program's arguments (fs/exec.c,
-// include/uapi/linux/binfmts.h).
+// The limits on a new program's arguments that are the same everywhere;
+// the system's own, argMax and maxArgStrlen, are in sys_<os>.go.
 const (
-	// maxArgStrlen is MAX_ARG_STRLEN: one argument, with its NUL.
-	maxArgStrlen = 32 * 4096
-	// legacyArgMax is what the kernel allows for the arguments and the
-	// environment together however small the stack limit (ARG_MAX).
-	legacyArgMax = 32 * 4096
-	// kernelArgCap is the most it allows however large the stack limit:
-	// three quarters of _STK_LIM (8 MiB).
-	kernelArgCap = 8 << 20 / 4 * 3
 	// execHeadroom is what GNU (and POSIX xargs) leave for the child to
 	// add to its environment before it runs something else.
 	execHeadroom = 2048
 	// ptrSize is the size of one argv or envp pointer, which the kernel
-	// counts against the same limit as the strings.
-	ptrSize = strconv.IntSize / 8
+	// counts against the same limit as the strings: its own pointer
+	// size, 8 bytes on a 64-bit kernel even for a 32-bit program (Linux's
+	// bprm_stack_limits counts sizeof(void *)), so 8 on every GOARCH: on
+	// a 32-bit kernel that errs on the safe side.
+	ptrSize = 8
 	// pathRoom is set aside in every batch for the program's file name,
 	// which the kernel also copies into the new image.
 	pathRoom = 4096
@@ -197,20 +192,10 @@ func checkPathSafety(p *parser, action string) error {
 // argRoom returns how many bytes of a new program's arguments (each
 // string with its NUL, plus its pointer) fit with the environment env,
 // after GNU's headroom; false when the environment leaves no room.
-//
-// This is the kernel's own limit (prepare_arg_pages in fs/exec.c): a
-// quarter of the stack limit, at most 6 MiB and at least 128 KiB, for
-// the strings and pointers of both the arguments and the environment.
-// glibc's sysconf(_SC_ARG_MAX) is the same quarter. GNU find derives its
-// limit the same way (bc_init_controlinfo), then keeps to 128 KiB
-// (bc_use_sensible_arg_max); gfind uses all of it.
+// argMax (sys_<os>.go) is the system's limit for the strings and
+// pointers of both the arguments and the environment.
 func argRoom(env []string) (int, bool) {
-	limit := uint64(kernelArgCap)
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_STACK, &rl) == nil && rl.Cur != unix.RLIM_INFINITY && rl.Cur/4 < limit {
-		limit = rl.Cur / 4
-	}
-	limit = max(limit, legacyArgMax)
+	limit := argMax()
 	size := uint64(execHeadroom + ptrSize) // the argv NULL, to be safe
 	for _, kv := range env {
 		size += uint64(len(kv) + 1 + ptrSize)
@@ -491,11 +476,6 @@ func procFDDir(wd workDir) string {
 	}
 	return "/proc/self/fd/" + strconv.Itoa(wd.fd)
 }
-
-var haveProcFD = sync.OnceValue(func() bool {
-	_, err := os.Stat("/proc/self/fd")
-	return err == nil
-})
 
 // devNull is /dev/null open for reading, the standard input of -ok
 // children; nil (a closed descriptor) if it cannot be opened.

@@ -212,17 +212,24 @@ func TestLookPath(t *testing.T) {
 	}
 }
 
+// TestArgRoom: the room is the system's argMax less GNU's headroom and
+// the environment, strings and pointers, and none is left by an
+// environment as large as argMax.
 func TestArgRoom(t *testing.T) {
+	limit := argMax()
 	room, ok := argRoom(nil)
-	if !ok || room < legacyArgMax-execHeadroom-ptrSize || room > kernelArgCap {
-		t.Errorf("argRoom(nil) = %d, %v: want between 128 KiB and 6 MiB", room, ok)
+	if want := int(limit) - execHeadroom - ptrSize; !ok || room != want {
+		t.Errorf("argRoom(nil) = %d, %v; want %d (argMax %d)", room, ok, want, limit)
+	}
+	if limit < 128<<10 {
+		t.Errorf("argMax() = %d, below any system's ARG_MAX", limit)
 	}
 	env := []string{strings.Repeat("x", 1000)}
 	if r, _ := argRoom(env); r != room-1001-ptrSize {
 		t.Errorf("a 1000-byte variable leaves %d, want %d", r, room-1001-ptrSize)
 	}
-	if _, ok := argRoom([]string{strings.Repeat("x", kernelArgCap)}); ok {
-		t.Error("a 6 MiB environment leaves room")
+	if _, ok := argRoom([]string{strings.Repeat("x", int(limit))}); ok {
+		t.Errorf("an environment of argMax (%d) bytes leaves room", limit)
 	}
 }
 
@@ -524,30 +531,6 @@ func TestExecBatch(t *testing.T) {
 		defer func() { n.room = room }()
 		check(t, paths, func(k int) bool { return k >= 2 })
 	})
-}
-
-// TestExecArgTooLong: a path longer than one argument may be is
-// reported and not passed; the others are.
-func TestExecArgTooLong(t *testing.T) {
-	cmd, err := Parse([]string{".", "-exec", "true", "{}", "+"}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newTestState()
-	var msg strings.Builder
-	s.Diag = output.NewDiagStyle("gfind", &msg, output.StyleC)
-	long := strings.Repeat("x", maxArgStrlen)
-	cmd.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s)
-	if !strings.Contains(msg.String(), "cannot pass it to true: one argument may hold at most 131071 bytes") || !s.Diag.Failed() {
-		t.Errorf("got %.100q…, failed %v", msg.String(), s.Diag.Failed())
-	}
-	semi, err := Parse([]string{".", "-exec", "true", "{}", ";"}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if semi.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s) {
-		t.Error("-exec ... ; with a too long argument is true")
-	}
 }
 
 // TestQuitRunsPending: the batch pending at -quit runs (at Close), and

@@ -3,7 +3,6 @@ package predicate
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"strconv"
 	"sync"
 
@@ -37,7 +36,7 @@ func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
 	if m.err != nil {
 		m.report.Do(func() { s.Diag.Errorf("Cannot read mounted file system list") })
 	}
-	return fsTypeOf(m, st.Dev) == n.typ
+	return fsTypeOf(m, uint64(st.Dev)) == n.typ
 }
 
 func (n *fstypeNode) Facts() Facts {
@@ -69,7 +68,7 @@ func parseFstype(p *parser, op string) error {
 		n.prob = 0
 	case unix.Stat("/", &st) == nil:
 		n.prob = 0.3
-		if fsTypeOf(m, st.Dev) == typ {
+		if fsTypeOf(m, uint64(st.Dev)) == typ {
 			n.prob = 0.7
 		}
 	}
@@ -77,7 +76,9 @@ func parseFstype(p *parser, op string) error {
 	return nil
 }
 
-// mountTable maps a device number to the type of the file system mounted
+// mountTable maps a device number (as uint64(Stat_t.Dev), which is
+// narrower and signed on some systems; the table's keys and the lookups
+// convert alike) to the type of the file system mounted
 // from it.
 type mountTable struct {
 	types  map[uint64]string
@@ -86,25 +87,14 @@ type mountTable struct {
 	report sync.Once // the error is reported once
 }
 
-// mounts reads the mount table once, when it is first needed. Unlike GNU
-// find, which reads it again whenever the device changes, gfind does not
-// see file systems mounted during the walk.
+// mounts reads the mount table once, when it is first needed: Linux's
+// /proc/self/mountinfo, the BSDs' and macOS's getfsstat(2) (readMounts
+// in sys_<os>.go). Unlike GNU find, which reads it again whenever the
+// device changes, gfind does not see file systems mounted during the
+// walk.
 var mounts = sync.OnceValue(func() *mountTable {
 	m := &mountTable{types: map[uint64]string{}, names: map[string]bool{}}
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err == nil {
-		parseMountinfo(data, m)
-		return m
-	}
-	// Without /proc/self/mountinfo, gnulib's read_file_system_list
-	// reads the mtab and stats each mount point.
-	if data, err = os.ReadFile("/proc/self/mounts"); err != nil {
-		if data, err = os.ReadFile("/etc/mtab"); err != nil {
-			m.err = err
-			return m
-		}
-	}
-	parseMtab(data, m)
+	m.err = readMounts(m) // sys_<os>.go
 	return m
 })
 
@@ -162,7 +152,7 @@ func parseMtab(data []byte, m *mountTable) {
 		m.names[typ] = true // is_used_fs_type needs no device
 		var st unix.Stat_t
 		if unix.Stat(unescapeMount(f[1]), &st) == nil {
-			m.add(st.Dev, typ)
+			m.add(uint64(st.Dev), typ)
 		}
 	}
 }

@@ -65,3 +65,13 @@ func parseOne(t *testing.T, args ...string) Node {
 	}
 	return and.kids[0]
 }
+
+// statInt is the integer types Stat_t's fields have on some system.
+type statInt interface {
+	~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
+}
+
+// setStat stores v in a Stat_t field p whatever the field's width here
+// (Dev is int32 on macOS and OpenBSD, uint32 on linux/mips64; Mode
+// uint16 on macOS and FreeBSD), converting as the C assignment would.
+func setStat[T, V statInt](p *T, v V) { *p = T(v) }

@@ -97,7 +97,11 @@ func TestNohidden(t *testing.T) {
 	}
 }
 
-func stAt(dev, ino uint64) *unix.Stat_t { return &unix.Stat_t{Dev: dev, Ino: ino, Mode: unix.S_IFREG} }
+func stAt(dev, ino uint64) *unix.Stat_t {
+	st := &unix.Stat_t{Ino: ino, Mode: unix.S_IFREG}
+	setStat(&st.Dev, dev)
+	return st
+}
 
 // TestUnique checks -unique's exclusion: the first file met with a
 // device and inode is kept, every later one skipped, before -exclude.

@@ -36,7 +36,7 @@ func (n *inodeNumNode) Eval(e *walker.Entry, s *State) bool {
 		return false
 	}
 	if n.inum {
-		return n.num.match(st.Ino)
+		return n.num.match(uint64(st.Ino))
 	}
 	return n.num.match(uint64(st.Nlink))
 }
@@ -81,7 +81,7 @@ func (n *samefileNode) Eval(e *walker.Entry, s *State) bool {
 	if !ok {
 		return false
 	}
-	return st.Ino == n.ino && uint64(st.Dev) == n.dev
+	return uint64(st.Ino) == n.ino && uint64(st.Dev) == n.dev
 }
 
 func (n *samefileNode) Facts() Facts {
@@ -100,7 +100,7 @@ func parseSamefile(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	p.push(&samefileNode{arg: arg, dev: uint64(st.Dev), ino: st.Ino})
+	p.push(&samefileNode{arg: arg, dev: uint64(st.Dev), ino: uint64(st.Ino)})
 	return nil
 }
 

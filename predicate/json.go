@@ -79,11 +79,11 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 		return true
 	}
 	b = append(b, `,"type":"`...)
-	b = append(b, typeLetter(st.Mode), '"')
+	b = append(b, typeLetter(uint32(st.Mode)), '"')
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, st.Size, 10)
 	b = append(b, `,"mode":"`...)
-	perm := st.Mode & 07777
+	perm := uint32(st.Mode) & 07777
 	b = append(b, '0'+byte(perm>>9), '0'+byte(perm>>6&7), '0'+byte(perm>>3&7), '0'+byte(perm&7), '"')
 	b = append(b, `,"uid":`...)
 	b = strconv.AppendUint(b, uint64(st.Uid), 10)

@@ -119,7 +119,7 @@ func TestPrintJSONFiles(t *testing.T) {
 			if r.Depth == nil || *r.Depth != strings.Count(strings.TrimPrefix(path, root), "/") {
 				t.Errorf("%q: depth %v", path, r.Depth)
 			}
-			if r.Type != string(typeLetter(st.Mode)) {
+			if r.Type != string(typeLetter(uint32(st.Mode))) {
 				t.Errorf("%q: type %q", path, r.Type)
 			}
 			if r.Size == nil || *r.Size != st.Size {

@@ -89,7 +89,7 @@ func (n *xtypeNode) Eval(e *walker.Entry, s *State) bool {
 	if follow {
 		st, err = e.Lstat()
 		if err != nil && errors.Is(err, unix.ENOENT) {
-			return n.has(walker.TypeOf(usual.Mode)) // GNU falls back on -type
+			return n.has(walker.TypeOf(uint32(usual.Mode))) // GNU falls back on -type
 		}
 	} else {
 		st, err = e.Stat()

@@ -93,12 +93,12 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 		normal = n.color.c.Color(lscolors.IndNormal)
 	}
 	dst = append(dst, normal...)
-	dst = appendRight(dst, strconv.AppendUint(num[:0], st.Ino, 10), &w.inode)
+	dst = appendRight(dst, strconv.AppendUint(num[:0], uint64(st.Ino), 10), &w.inode)
 	dst = append(dst, ' ')
 	blocks := (uint64(st.Blocks)*512 + uint64(n.blockSize) - 1) / uint64(n.blockSize)
 	dst = appendRight(dst, strconv.AppendUint(num[:0], blocks, 10), &w.blocks)
 	dst = append(dst, ' ')
-	dst = printf.AppendFileMode(dst, st.Mode)
+	dst = printf.AppendFileMode(dst, uint32(st.Mode))
 	dst = append(dst, ' ') // strmode's "alternate access method" column
 	dst = appendRight(dst, strconv.AppendUint(num[:0], uint64(st.Nlink), 10), &w.nlink)
 	dst = append(dst, ' ')
@@ -135,7 +135,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	}
 	dst = append(dst, ' ')
 
-	mtime := st.Mtim.Sec
+	mtime := int64(st.Mtim.Sec) // int32 on 32-bit Linux
 	layout := "%b %e  %Y"
 	if n.now-6*30*24*60*60 <= mtime && mtime <= n.now+60*60 {
 		layout = "%b %e %H:%M"

@@ -17,6 +17,9 @@ func TestLsLines(t *testing.T) {
 	if n, ok := names.user(0); !ok || n != "root" {
 		t.Skip("uid 0 is not root here")
 	}
+	if g, ok := names.group(0); !ok || g != "root" {
+		t.Skip("gid 0 is not root here (wheel on macOS and the BSDs)")
+	}
 	if _, ok := names.user(4242); ok {
 		t.Skip("uid 4242 has a name here")
 	}
@@ -42,16 +45,16 @@ func TestLsLines(t *testing.T) {
 		// column stays that wide.
 		{"ls/fifo", unix.Stat_t{Ino: 4, Mode: unix.S_IFIFO | 0o644, Nlink: 1, Mtim: unix.Timespec{Sec: now + 3601}},
 			"        4      0 prw-r--r--   1 root      root            0 Mar  4  2021 ls/fifo\n"},
-		{"ls/chr", unix.Stat_t{Ino: 5, Mode: unix.S_IFCHR | 0o620, Nlink: 1, Rdev: unix.Mkdev(1, 3), Mtim: unix.Timespec{Sec: now}},
+		{"ls/chr", withRdev(unix.Stat_t{Ino: 5, Mode: unix.S_IFCHR | 0o620, Nlink: 1, Mtim: unix.Timespec{Sec: now}}, unix.Mkdev(1, 3)),
 			"        5      0 crw--w----   1 root      root       1,   3 Mar  4 05:06 ls/chr\n"},
-		{"ls/chr2", unix.Stat_t{Ino: 6, Mode: unix.S_IFBLK | 0o660, Nlink: 1, Rdev: unix.Mkdev(300, 70000), Mtim: unix.Timespec{Sec: now}},
-			"        6      0 brw-rw----   1 root      root     300, 70000 Mar  4 05:06 ls/chr2\n"},
+		{"ls/chr2", withRdev(unix.Stat_t{Ino: 6, Mode: unix.S_IFBLK | 0o660, Nlink: 1, Mtim: unix.Timespec{Sec: now}}, unix.Mkdev(200, 70000)),
+			"        6      0 brw-rw----   1 root      root     200, 70000 Mar  4 05:06 ls/chr2\n"},
 		{"ls/big", unix.Stat_t{Ino: 1234567890, Blocks: 2000001, Mode: unix.S_IFREG | 0o600, Nlink: 1000, Size: 5000000000, Mtim: unix.Timespec{Sec: 0}},
 			"1234567890 1000001 -rw------- 1000 root      root     5000000000 Jan  1  1970 ls/big\n"},
 		// Every widened column stays wide.
-		{"ls/x", unix.Stat_t{Ino: 7, Mode: unix.S_IFREG | 0o444, Nlink: 1, Rdev: unix.Mkdev(1, 3), Mtim: unix.Timespec{Sec: now}},
+		{"ls/x", withRdev(unix.Stat_t{Ino: 7, Mode: unix.S_IFREG | 0o444, Nlink: 1, Mtim: unix.Timespec{Sec: now}}, unix.Mkdev(1, 3)),
 			"         7       0 -r--r--r--    1 root      root              0 Mar  4 05:06 ls/x\n"},
-		{"ls/chr", unix.Stat_t{Ino: 5, Mode: unix.S_IFCHR | 0o620, Nlink: 1, Rdev: unix.Mkdev(1, 3), Mtim: unix.Timespec{Sec: now}},
+		{"ls/chr", withRdev(unix.Stat_t{Ino: 5, Mode: unix.S_IFCHR | 0o620, Nlink: 1, Mtim: unix.Timespec{Sec: now}}, unix.Mkdev(1, 3)),
 			"         5       0 crw--w----    1 root      root       1,     3 Mar  4 05:06 ls/chr\n"},
 	} {
 		e := walker.Synthetic(tt.path, 1, walker.TypeRegular, &tt.st, nil)
@@ -61,9 +64,19 @@ func TestLsLines(t *testing.T) {
 	}
 }
 
+// withRdev is st with the device number dev (unix.Mkdev's, which Rdev
+// holds narrower on some systems).
+func withRdev(st unix.Stat_t, dev uint64) unix.Stat_t {
+	setStat(&st.Rdev, dev)
+	return st
+}
+
 // TestLsBlockSize checks 512-byte blocks (POSIXLY_CORRECT).
 func TestLsBlockSize(t *testing.T) {
 	setLocalUTC(t)
+	if g, ok := systemIDs().group(0); !ok || g != "root" {
+		t.Skip("gid 0 is not root here (wheel on macOS and the BSDs)")
+	}
 	st := unix.Stat_t{Ino: 9, Blocks: 3, Mode: unix.S_IFREG | 0o644, Nlink: 1, Size: 1500}
 	for bs, want := range map[int64]string{
 		1024: "        9      2 -rw-r--r--   1 root     root         1500 Jan  1  1970 f\n",

@@ -85,7 +85,7 @@ type State struct {
 	gate   *quitGate // orders the actions against -quit, or nil without one (quit.go)
 	inGate bool      // this evaluation holds gate
 
-	meta metaScratch // the xattr tests' buffers (fsmeta_linux.go)
+	meta metaScratch // the xattr tests' buffers (fsmeta.go)
 	git  gitState    // -gitignored's scratch (gitignore.go)
 }
 

@@ -19,8 +19,8 @@ import (
 // getpwuid and getpwnam look. Workers may call it at the same time;
 // idDB asks it each question at most once.
 //
-// Which one a build uses is systemNameService's choice (nss_cgo.go,
-// nss_static.go): os/user where it goes through the C library, getent(1)
+// Which one a build uses is systemNameService's choice (nss_libc.go,
+// nss_getent.go): os/user where it goes through the C library, getent(1)
 // where os/user only reads the files.
 type nameService interface {
 	userName(uid uint32) (string, bool)

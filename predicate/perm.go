@@ -44,7 +44,7 @@ func (n *permNode) Eval(e *walker.Entry, s *State) bool {
 	if !ok {
 		return false
 	}
-	return n.match(st.Mode)
+	return n.match(uint32(st.Mode)) // uint16 on macOS, FreeBSD
 }
 
 func (n *permNode) match(mode uint32) bool {

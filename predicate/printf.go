@@ -131,5 +131,5 @@ func parsePrintf(p *parser, op string) error {
 // fsTypeName is %F: the type of the file system holding the file, from
 // the mount table (fstype.go).
 func fsTypeName(e *walker.Entry, st *unix.Stat_t) string {
-	return fsTypeOf(mounts(), st.Dev)
+	return fsTypeOf(mounts(), uint64(st.Dev))
 }

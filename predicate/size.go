@@ -140,6 +140,14 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 	return false
 }
 
+// isDotOrDotDot reports whether a NUL-padded d_name is "." or "..".
+func isDotOrDotDot(name []byte) bool {
+	if len(name) < 2 || name[0] != '.' {
+		return false
+	}
+	return name[1] == 0 || (name[1] == '.' && (len(name) == 2 || name[2] == 0))
+}
+
 func (emptyNode) Facts() Facts {
 	// GNU: "assume 1% of files are empty" (parser.c).
 	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}

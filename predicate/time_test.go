@@ -21,7 +21,7 @@ import (
 var timeNow = time.Unix(1796014230, 250000000)
 
 func tsOf(t time.Time) unix.Timespec {
-	return unix.Timespec{Sec: t.Unix(), Nsec: int64(t.Nanosecond())}
+	return unix.NsecToTimespec(t.UnixNano()) // Timespec's fields are int32 on 32-bit Linux
 }
 
 // evalTimeCase parses "." ARGS at now and evaluates the expression on

@@ -72,5 +72,5 @@ func (s *State) seenBefore(set *seenSet, e *walker.Entry) bool {
 	if !ok {
 		return true
 	}
-	return !set.add(fileKey{dev: uint64(st.Dev), ino: st.Ino})
+	return !set.add(fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)})
 }

@@ -328,7 +328,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		return appendCInt(dst, int64(e.Depth), sp)
 	case 'i':
 		if st != nil {
-			return appendCUint(dst, st.Ino, sp)
+			return appendCUint(dst, uint64(st.Ino), sp)
 		}
 		if ino, ok := e.DirentIno(); ok {
 			return appendCUint(dst, ino, sp)
@@ -405,22 +405,26 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		}
 		return appendName(dst, []byte(name), sp, env, tty)
 	case 'a':
-		return appendCTime(dst, st.Atim, sp)
+		return appendCTime(dst, tsOf(st.Atim), sp)
 	case 'c':
-		return appendCTime(dst, st.Ctim, sp)
+		return appendCTime(dst, tsOf(st.Ctim), sp)
 	case 't':
-		return appendCTime(dst, st.Mtim, sp)
+		return appendCTime(dst, tsOf(st.Mtim), sp)
 	case 'A':
-		return appendDate(dst, st.Atim, sg.aux, sp)
+		return appendDate(dst, tsOf(st.Atim), sg.aux, sp)
 	case 'C':
-		return appendDate(dst, st.Ctim, sg.aux, sp)
+		return appendDate(dst, tsOf(st.Ctim), sg.aux, sp)
 	case 'T':
-		return appendDate(dst, st.Mtim, sg.aux, sp)
+		return appendDate(dst, tsOf(st.Mtim), sg.aux, sp)
 	case 'B':
-		// GNU find 4.9 reads the birth time with stat(2), which has
-		// none on Linux: gnulib's get_stat_birthtime gives {-1, -1}.
-		// Every %B<k> is then empty, except %B@, which prints that
-		// value as it stands.
+		// GNU find reads the birth time with stat(2) (StatBirth): on
+		// macOS, FreeBSD and NetBSD %B<k> is then like %A<k>. Where
+		// stat(2) has none (Linux, OpenBSD) gnulib's
+		// get_stat_birthtime gives {-1, -1}: every %B<k> is empty,
+		// except %B@, which prints that value as it stands.
+		if sec, nsec, ok := StatBirth(st); ok {
+			return appendDate(dst, timespec{sec, nsec}, sg.aux, sp)
+		}
 		if sg.aux == '@' {
 			return appendCString(dst, "-1.-000000010", sp)
 		}
@@ -674,12 +678,18 @@ func dirName(p []byte) []byte {
 
 var dot = []byte(".")
 
+// timespec is a file time in the widths of 64-bit systems: Stat_t's
+// Timespec has 32-bit fields on 32-bit Linux.
+type timespec struct{ sec, nsec int64 }
+
+func tsOf(t unix.Timespec) timespec { return timespec{int64(t.Sec), int64(t.Nsec)} }
+
 // appendCTime appends GNU's ctime_format (%a, %c, %t): ctime(3)'s layout
 // with the nanoseconds and a trailing zero after the seconds, as in
 // "Thu Mar  4 05:06:07.1234567890 2021".
-func appendCTime(dst []byte, ts unix.Timespec, sp spec) []byte {
+func appendCTime(dst []byte, ts timespec, sp spec) []byte {
 	start := len(dst)
-	b := localTime(int64(ts.Sec))
+	b := localTime(ts.sec)
 	if !b.valid {
 		dst = appendAtTime(dst, ts)
 		return padString(dst, start, sp)
@@ -695,7 +705,7 @@ func appendCTime(dst []byte, ts unix.Timespec, sp spec) []byte {
 	dst = appendNum(dst, b.min, 2, '0')
 	dst = append(dst, ':')
 	dst = appendNum(dst, b.secs, 2, '0')
-	dst = appendNanos(dst, int64(ts.Nsec))
+	dst = appendNanos(dst, ts.nsec)
 	dst = append(dst, ' ')
 	dst = appendNum(dst, b.year, 4, '0')
 	return padString(dst, start, sp)
@@ -719,22 +729,22 @@ func appendNanos(dst []byte, ns int64) []byte {
 
 // appendAtTime appends GNU's %@: the seconds since the epoch and the
 // nanoseconds.
-func appendAtTime(dst []byte, ts unix.Timespec) []byte {
-	dst = strconv.AppendInt(dst, int64(ts.Sec), 10)
-	return appendNanos(dst, int64(ts.Nsec))
+func appendAtTime(dst []byte, ts timespec) []byte {
+	dst = strconv.AppendInt(dst, ts.sec, 10)
+	return appendNanos(dst, ts.nsec)
 }
 
 // appendDate appends GNU's format_date for a time directive %A<k>, %C<k>
 // or %T<k>: strftime's %k in the local time zone; %@ is the seconds
 // since the epoch; %+ is "%Y-%m-%d+%H:%M:%S". GNU adds the nanoseconds
 // after the seconds of %S, %T, %X, %+ and %@.
-func appendDate(dst []byte, ts unix.Timespec, k byte, sp spec) []byte {
+func appendDate(dst []byte, ts timespec, k byte, sp spec) []byte {
 	start := len(dst)
 	if k == '@' {
 		dst = appendAtTime(dst, ts)
 		return padString(dst, start, sp)
 	}
-	b := localTime(int64(ts.Sec))
+	b := localTime(ts.sec)
 	if !b.valid {
 		// localtime failed: GNU falls back to %@.
 		dst = appendAtTime(dst, ts)
@@ -749,7 +759,7 @@ func appendDate(dst []byte, ts unix.Timespec, k byte, sp spec) []byte {
 	}
 	switch k {
 	case 'S', 'T', 'X', '+':
-		dst = appendNanos(dst, int64(ts.Nsec))
+		dst = appendNanos(dst, ts.nsec)
 	}
 	return padString(dst, start, sp)
 }

@@ -90,12 +90,20 @@ func FuzzFormatExpand(f *testing.F) {
 			path = "."
 		}
 		ft := fuzzTypes[int(typ)%len(fuzzTypes)]
-		ts := func(d int64) unix.Timespec { return unix.Timespec{Sec: sec + d, Nsec: nsec} }
-		st := &unix.Stat_t{
-			Mode: ft.mode | perm&0o7777, Size: size, Blocks: size / 512, Nlink: uint64(uid % 7),
-			Uid: uid, Gid: ^uid, Ino: uint64(sec), Dev: uint64(nsec),
-			Atim: ts(0), Mtim: ts(-86400), Ctim: ts(1),
+		// Stat_t's fields differ in width between systems (Mode is
+		// uint16 on macOS, Dev int32, Timespec's fields int32 on 32-bit
+		// Linux): each is converted as the C assignment would.
+		ts := func(d int64) unix.Timespec {
+			var t unix.Timespec
+			setInt(&t.Sec, sec+d)
+			setInt(&t.Nsec, nsec)
+			return t
 		}
+		st := &unix.Stat_t{Size: size, Blocks: size / 512, Uid: uid, Gid: ^uid, Ino: uint64(sec),
+			Atim: ts(0), Mtim: ts(-86400), Ctim: ts(1)}
+		setInt(&st.Mode, ft.mode|perm&0o7777)
+		setInt(&st.Nlink, uid%7)
+		setInt(&st.Dev, nsec)
 		e := walker.Synthetic(path, strings.Count(path, "/"), ft.t, st, nil)
 		diag.Reset()
 		out, err := fm.Append(nil, e, st, env, tty)
@@ -113,3 +121,6 @@ func FuzzFormatExpand(f *testing.F) {
 		}
 	})
 }
+
+// setInt stores v in an integer field p whatever the field's width here.
+func setInt[T, V ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64](p *T, v V) { *p = T(v) }

@@ -1,4 +1,4 @@
-//go:build cgo && !osusergo
+//go:build (cgo || darwin) && !osusergo
 
 package predicate
 
@@ -7,9 +7,11 @@ import (
 	"strconv"
 )
 
-// systemNameService is os/user in a cgo build: there it calls the C
+// systemNameService is os/user in a cgo build, and on macOS in any
+// build (there os/user reaches libSystem without cgo): it calls the C
 // library's getpwuid_r, getpwnam_r, getgrgid_r and getgrnam_r in
-// process, through NSS exactly as GNU find does. That costs no process
+// process, through NSS (macOS: Directory Services) exactly as GNU find
+// does. macOS has no getent(1) to fall back on. That costs no process
 // per question (the static build's getent is a fork and an exec per
 // question, which a tree owned by thousands of directory users would
 // feel), and names made of digits are looked up as names, which getent

@@ -1,0 +1,103 @@
+package predicate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestSysErrnos: the errno values of the boundary (sys_<os>.go) are what
+// this system's calls say: open(2) with O_NOFOLLOW on a symbolic link,
+// and unlink(2) of a directory.
+func TestSysErrnos(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	// Without O_DIRECTORY: with it, Linux says ENOTDIR first.
+	fd, err := unix.Open(filepath.Join(dir, "l"), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	if err != errNoFollowLink {
+		t.Errorf("open(O_NOFOLLOW) of a link: %v, want errNoFollowLink (%v)", err, errNoFollowLink)
+	}
+	if err := unix.Unlink(filepath.Join(dir, "d")); err != errUnlinkDir {
+		t.Errorf("unlink of a directory: %v, want errUnlinkDir (%v)", err, errUnlinkDir)
+	}
+}
+
+// TestRmdirAfterUnlink: -delete's rmdir, tried after unlink said
+// errUnlinkDir, reports its own error unless unlink's EPERM (the BSDs'
+// and macOS's) was a refusal of a file that is no directory.
+func TestRmdirAfterUnlink(t *testing.T) {
+	for _, tt := range []struct {
+		unlink, rmdir, want error
+	}{
+		{unix.EISDIR, nil, nil},                       // Linux: a directory, removed
+		{unix.EISDIR, unix.ENOTEMPTY, unix.ENOTEMPTY}, // Linux: a directory, full
+		{unix.EISDIR, unix.ENOTDIR, unix.ENOTDIR},     // Linux: replaced meanwhile
+		{unix.EPERM, nil, nil},                        // BSD: a directory, removed
+		{unix.EPERM, unix.ENOTEMPTY, unix.ENOTEMPTY},  // BSD: a directory, full
+		{unix.EPERM, unix.ENOTDIR, unix.EPERM},        // BSD: a file unlink may not remove
+	} {
+		if got := rmdirAfterUnlink(tt.unlink, tt.rmdir); got != tt.want {
+			t.Errorf("rmdirAfterUnlink(%v, %v) = %v, want %v", tt.unlink, tt.rmdir, got, tt.want)
+		}
+	}
+}
+
+// TestMountsKnowRoot: the system's mount table (readMounts in
+// sys_<os>.go) reads and lists the file system of "/" with a type.
+func TestMountsKnowRoot(t *testing.T) {
+	m := mounts()
+	if m.err != nil {
+		t.Fatalf("reading the mount table: %v", m.err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat("/", &st); err != nil {
+		t.Fatal(err)
+	}
+	typ := fsTypeOf(m, uint64(st.Dev))
+	if typ == "unknown" || !m.names[typ] {
+		t.Errorf("the root's file system has type %q; table %v", typ, m.types)
+	}
+}
+
+// TestDirEmptyAt: -empty, through dirEmptyAt (sys_<os>.go), on a walk:
+// an empty directory is, one with a name in it is not, and a link to an
+// empty directory is not (under -P).
+func TestDirEmptyAt(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"empty", "full", "full/x"} {
+		if err := os.Mkdir(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("empty", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{dir, "-empty"}, []string{"empty", "full/x"}},
+	} {
+		r := runCommand(t, 1, "", tt.args...)
+		var got []string
+		for _, line := range strings.Fields(r.stdout) {
+			got = append(got, strings.TrimPrefix(line, dir+"/"))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) || r.stderr != "" {
+			t.Errorf("%q: got %q, stderr %q; want %q", tt.args, got, r.stderr, tt.want)
+		}
+	}
+}
