@@ -253,6 +253,19 @@ func gfindBin(t testing.TB) string {
 	return bin
 }
 
+// TestVersionNotGNUFind checks that the tests cannot take gfind for the
+// GNU find they compare it with: they look for GNU find under the name
+// gfind too (as Homebrew and the BSDs install it), and gfind's --version
+// must not read as GNU find's.
+func TestVersionNotGNUFind(t *testing.T) {
+	if os.Getenv(gnuEnv) == "1" {
+		t.Skip("gfind is GNU find under -gnu")
+	}
+	if v, err := testtool.GNUFindVersion(gfindBin(t)); err == nil {
+		t.Errorf("gfind --version reads as GNU find %s's", v)
+	}
+}
+
 // testEnv is the environment every gfind and GNU find in these tests
 // runs with.
 func testEnv() []string {
