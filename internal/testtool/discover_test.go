@@ -13,6 +13,9 @@ const (
 	bsdFind  = "#!/bin/sh\necho 'find: illegal option -- -' >&2\nexit 1\n"
 	ourGfind = "#!/bin/sh\nprintf 'gfind 0.1.0\\nA parallel reimplementation of GNU find 4.11.\\nLicense MIT.\\n'\n"
 	lateGNU  = "#!/bin/sh\nprintf 'find 1.0\\nfind (GNU findutils) 4.9.0\\n'\n"
+	// testGfind is cmd/gfind's test binary as gfind: GNU find under
+	// GFIND_TEST_GNU=1.
+	testGfind = "#!/bin/sh\nif [ \"$GFIND_TEST_GNU\" = 1 ]; then echo 'find (GNU findutils) 4.9.0'; else echo 'gfind 0.1.0'; fi\n"
 )
 
 func gnu(version string) string {
@@ -27,6 +30,7 @@ func TestLookGNUFind(t *testing.T) {
 		name    string
 		files   map[string]string // path under the test's root: script ("-" prefix: not executable)
 		env     string
+		setenv  string // one VAR=value set while the search runs
 		places  []string
 		path    []string // directories; relative ones are taken as they are
 		want    string   // "" for an error
@@ -77,6 +81,12 @@ func TestLookGNUFind(t *testing.T) {
 			places: []string{"usr/bin/find"}, path: []string{"go/bin", "usr/bin"},
 		},
 		{
+			name:   "the tests' gfind under GFIND_TEST_GNU=1",
+			files:  map[string]string{"usr/bin/find": bsdFind, "testbin/gfind": testGfind},
+			places: []string{"usr/bin/find"}, path: []string{"testbin", "usr/bin"},
+			setenv: "GFIND_TEST_GNU=1",
+		},
+		{
 			name:  "gfind before find, in any directory",
 			files: map[string]string{"a/find": gnu("4.9.0"), "b/gfind": gnu("4.10.0")},
 			path:  []string{"a", "b"},
@@ -124,6 +134,9 @@ func TestLookGNUFind(t *testing.T) {
 				if err := os.WriteFile(abs(name), []byte(script), mode); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if k, v, ok := strings.Cut(tt.setenv, "="); ok {
+				t.Setenv(k, v)
 			}
 			env := ""
 			if tt.env != "" {

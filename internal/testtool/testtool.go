@@ -138,8 +138,20 @@ func isExecutable(path string) bool {
 
 // gnuFindVersion runs path --version and returns path and the version,
 // or an error when path is not GNU find.
+//
+// It runs without the tests' GFIND_ variables: a copy of a test binary
+// that runs as gfind (cmd/gfind's tests put one named gfind on PATH)
+// would, under GFIND_TEST_GNU=1, run GNU find and so search for it
+// again, endlessly. LC_ALL=C keeps the line in English.
 func gnuFindVersion(path string) (gnuFindInfo, error) {
-	out, err := exec.Command(path, "--version").Output()
+	cmd := exec.Command(path, "--version")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GFIND_") && !strings.HasPrefix(kv, "LC_ALL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "LC_ALL=C")
+	out, err := cmd.Output()
 	if err != nil {
 		return gnuFindInfo{}, fmt.Errorf("%s --version: %v", path, err)
 	}
