@@ -68,13 +68,16 @@ const (
 	graceEnv = "GFIND_TEST_GRACE"
 )
 
+// testCommands are the programs the test binary runs as, by name; the
+// Linux-only tests add theirs (gnu_nss_linux_test.go).
+var testCommands = map[string]func(){
+	"gfind":      gfindMain,
+	"asnobody":   asNobodyMain,
+	"wantstatus": wantStatusMain,
+}
+
 func TestMain(m *testing.M) {
-	testscript.Main(testBin{m}, map[string]func(){
-		"gfind":      gfindMain,
-		"asnobody":   asNobodyMain,
-		"wantstatus": wantStatusMain,
-		"innss":      inNSSMain,
-	})
+	testscript.Main(testBin{m}, testCommands)
 }
 
 // gfindMain is the test binary run as gfind.
