@@ -33,8 +33,8 @@ func Of(sig syscall.Signal) {
 	// 8 words is more than the largest layout (MIPS: flags, handler and
 	// a 128-bit mask; others: handler, flags, restorer, mask).
 	var act [8]uint64
-	// rt_sigaction(2) insists on the kernel's sizeof(sigset_t): 128
-	// signals on MIPS, 64 elsewhere.
+	// rt_sigaction(2) and rt_sigprocmask(2) insist on the kernel's
+	// sizeof(sigset_t): 128 signals on MIPS, 64 elsewhere.
 	sigsetSize := uintptr(8)
 	switch runtime.GOARCH {
 	case "mips", "mipsle", "mips64", "mips64le":
@@ -47,7 +47,7 @@ func Of(sig syscall.Signal) {
 	var set unix.Sigset_t
 	w := uint(unsafe.Sizeof(set.Val[0])) * 8
 	set.Val[(uint(sig)-1)/w] |= 1 << ((uint(sig) - 1) % w)
-	_ = unix.PthreadSigmask(unix.SIG_UNBLOCK, &set, nil)
+	unix.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_UNBLOCK, uintptr(unsafe.Pointer(&set)), 0, sigsetSize, 0, 0)
 	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
 	// Delivery is immediate on return from the system call; if we are
 	// somehow still here, exit as a shell would show the signal.
