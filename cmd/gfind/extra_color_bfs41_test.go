@@ -127,7 +127,7 @@ func makeColorTree41(t *testing.T) (root string, caps bool) {
 		t.Fatal(err)
 	}
 	// A device needs root; without it the rows color one kind less.
-	_ = unix.Mknod(p("chr"), unix.S_IFCHR|0o644, int(unix.Mkdev(1, 3)))
+	_ = mknod(unix.Mknod, p("chr"), unix.S_IFCHR|0o644, unix.Mkdev(1, 3))
 
 	// lt/ holds links whose targets exist in part: a file (f/x/y), a
 	// directory (dd/nope/z), nothing (nope/a/b), the root (/nonexist/q),
@@ -313,4 +313,10 @@ func TestColorsRandomAgainstBFS41(t *testing.T) {
 			compareBFS41(t, root, bfs, gfind, env, args)
 		})
 	}
+}
+
+// mknod calls x/sys's Mknod, whose device number is a uint64 on FreeBSD
+// and an int elsewhere.
+func mknod[D int | uint64](mknod func(string, uint32, D) error, path string, mode uint32, dev uint64) error {
+	return mknod(path, mode, D(dev))
 }

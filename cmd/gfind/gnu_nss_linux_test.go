@@ -27,6 +27,8 @@ import (
 // /var/lib/extrausers are bind-mounted over the real ones, which stay
 // untouched.
 
+func init() { testCommands["innss"] = inNSSMain }
+
 // The accounts of the extrausers files, and ids nobody knows.
 const (
 	nssPasswd = "alice:x:4242:4343:Alice:/home/alice:/bin/sh\n" +

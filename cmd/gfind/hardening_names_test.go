@@ -13,7 +13,6 @@ import (
 
 	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
-	"golang.org/x/sys/unix"
 )
 
 // Issue 6 item 7: names holding every byte but '/' and NUL
@@ -236,40 +235,6 @@ func runOnPTY(t *testing.T, dir string, env []string, prog, name string, args []
 		t.Fatalf("%s %q: %v, %q", name, args, err, stderr.String())
 	}
 	return out
-}
-
-// ptyPair opens a pseudo-terminal pair: posix_openpt is open("/dev/ptmx"),
-// unlockpt is TIOCSPTLCK 0, ptsname is /dev/pts/ and TIOCGPTN. Output
-// post-processing is turned off, so bytes arrive as written.
-func ptyPair(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tio.Oflag &^= unix.OPOST
-	if err := unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio); err != nil {
-		t.Fatal(err)
-	}
-	return m, s
 }
 
 // quoteAll quotes every string, so that differences in control bytes

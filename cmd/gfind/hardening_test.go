@@ -193,7 +193,8 @@ func TestWideDirectoryRSS(t *testing.T) {
 	}
 }
 
-// mkWide makes dir with n empty files f0000000...: one mknodat each.
+// mkWide makes dir with n empty files f0000000...: one openat and close
+// each (mknodat makes no regular file on macOS and the BSDs).
 func mkWide(t *testing.T, dir string, n int) {
 	t.Helper()
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -206,9 +207,11 @@ func mkWide(t *testing.T, dir string, n int) {
 	defer unix.Close(fd)
 	for i := range n {
 		name := fmt.Sprintf("f%07d", i)
-		if err := unix.Mknodat(fd, name, unix.S_IFREG|0o644, 0); err != nil {
-			t.Fatalf("mknodat %s: %v", name, err)
+		f, err := unix.Openat(fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+		if err != nil {
+			t.Fatalf("openat %s: %v", name, err)
 		}
+		unix.Close(f)
 	}
 }
 

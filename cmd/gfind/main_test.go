@@ -68,13 +68,16 @@ const (
 	graceEnv = "GFIND_TEST_GRACE"
 )
 
+// testCommands are the programs the test binary runs as, by name; the
+// Linux-only tests add theirs (gnu_nss_linux_test.go).
+var testCommands = map[string]func(){
+	"gfind":      gfindMain,
+	"asnobody":   asNobodyMain,
+	"wantstatus": wantStatusMain,
+}
+
 func TestMain(m *testing.M) {
-	testscript.Main(testBin{m}, map[string]func(){
-		"gfind":      gfindMain,
-		"asnobody":   asNobodyMain,
-		"wantstatus": wantStatusMain,
-		"innss":      inNSSMain,
-	})
+	testscript.Main(testBin{m}, testCommands)
 }
 
 // gfindMain is the test binary run as gfind.
@@ -251,6 +254,19 @@ func gfindBin(t testing.TB) string {
 		t.Fatalf("%s is not set; TestMain did not run", binEnv)
 	}
 	return bin
+}
+
+// TestVersionNotGNUFind checks that the tests cannot take gfind for the
+// GNU find they compare it with: they look for GNU find under the name
+// gfind too (as Homebrew and the BSDs install it), and gfind's --version
+// must not read as GNU find's.
+func TestVersionNotGNUFind(t *testing.T) {
+	if os.Getenv(gnuEnv) == "1" {
+		t.Skip("gfind is GNU find under -gnu")
+	}
+	if v, err := testtool.GNUFindVersion(gfindBin(t)); err == nil {
+		t.Errorf("gfind --version reads as GNU find %s's", v)
+	}
 }
 
 // testEnv is the environment every gfind and GNU find in these tests

@@ -23,23 +23,7 @@ import (
 // TIOCGWINSZ on the descriptor. A pseudo-terminal is one, with its
 // width; a file and a pipe are not.
 func TestTermWidth(t *testing.T) {
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals: %v", err)
-	}
-	defer ptmx.Close()
-	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pts.Close()
+	ptmx, pts := ptyPair(t)
 	for _, cols := range []uint16{0, 37, 100} {
 		if err := unix.IoctlSetWinsize(int(ptmx.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 20, Col: cols}); err != nil {
 			t.Fatal(err)
@@ -398,13 +382,6 @@ func TestStatusNotTerminal(t *testing.T) {
 	if b, err := os.ReadFile(errFile); err != nil || len(b) > 0 {
 		t.Errorf("-status wrote %q (%v) to a stderr that is a file", b, err)
 	}
-}
-
-// pipeFull reports whether the FIFO read by r is full, to a page (of
-// the 64 KiB a pipe holds): its writer waits again.
-func pipeFull(r *os.File) bool {
-	n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ) // FIONREAD
-	return err == nil && n >= 60<<10
 }
 
 // TestStatusTmuxExecResize checks, in tmux, that the line follows a

@@ -1,10 +1,11 @@
 package testtool
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -54,31 +55,121 @@ const GNUFindEnv = "GFIND_GNU_FIND"
 // difference between the two written out in the test that meets it.
 const RefVersion = "4.11.0"
 
+// gnuFindPlaces are where GNU find is looked for after GNUFindPath and
+// before PATH: Homebrew's findutils keeps find under its own name in
+// gnubin (on Apple silicon under /opt/homebrew, on Intel Macs under
+// /usr/local), which is not on PATH unless the user put it there.
+var gnuFindPlaces = []string{
+	GNUFindPath,
+	"/opt/homebrew/opt/findutils/libexec/gnubin/find",
+	"/usr/local/opt/findutils/libexec/gnubin/find",
+}
+
+// gnuFindNames are the names GNU find goes by on PATH, in the order
+// they are looked for: "gfind" where the system's find is BSD find
+// (Homebrew, FreeBSD's and OpenBSD's packages and pkgsrc install GNU
+// find with a "g" prefix), then "find".
+var gnuFindNames = []string{"gfind", "find"}
+
 type gnuFindInfo struct {
 	path, version string
 }
 
 var gnuFind = sync.OnceValues(func() (gnuFindInfo, error) {
-	path := os.Getenv(GNUFindEnv)
-	if path == "" {
-		path = GNUFindPath
-		if _, err := os.Stat(path); err != nil {
-			if path, err = exec.LookPath("find"); err != nil {
-				return gnuFindInfo{}, err
+	return lookGNUFind(os.Getenv(GNUFindEnv), gnuFindPlaces, os.Getenv("PATH"))
+})
+
+// lookGNUFind finds GNU find: env (GNUFindEnv's value) if set, which
+// must be GNU find; otherwise the first GNU find among places, then
+// among every "gfind" and every "find" in the directories of path.
+//
+// A program is GNU find when the first line of its --version is "find
+// (GNU findutils) VERSION", which GNU find prints whatever its name.
+// That rules out the BSD finds of macOS and the BSDs (which reject
+// --version) and gfind itself, which is also called gfind and whose
+// --version begins "gfind VERSION": a gfind earlier on PATH (go install
+// puts it there) must not be taken for the oracle it is compared with.
+func lookGNUFind(env string, places []string, path string) (gnuFindInfo, error) {
+	if env != "" {
+		return gnuFindVersion(env)
+	}
+	var cands []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			cands = append(cands, p)
+		}
+	}
+	for _, p := range places {
+		add(p)
+	}
+	for _, name := range gnuFindNames {
+		for _, dir := range filepath.SplitList(path) {
+			// As exec.LookPath, a relative directory (or "", the
+			// current one) is not searched.
+			if filepath.IsAbs(dir) {
+				add(filepath.Join(dir, name))
 			}
 		}
 	}
-	out, err := exec.Command(path, "--version").Output()
+	var tried []string
+	for _, p := range cands {
+		if !isExecutable(p) {
+			continue
+		}
+		g, err := gnuFindVersion(p)
+		if err == nil {
+			return g, nil
+		}
+		tried = append(tried, err.Error())
+	}
+	if len(tried) == 0 {
+		return gnuFindInfo{}, errors.New("no find or gfind found (on macOS: brew install findutils)")
+	}
+	return gnuFindInfo{}, fmt.Errorf("no GNU find found (on macOS: brew install findutils): %s", strings.Join(tried, "; "))
+}
+
+// isExecutable reports whether path is a file that may be executed.
+func isExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir() && st.Mode().Perm()&0o111 != 0
+}
+
+// gnuFindVersion runs path --version and returns path and the version,
+// or an error when path is not GNU find.
+//
+// It runs without the tests' GFIND_ variables: a copy of a test binary
+// that runs as gfind (cmd/gfind's tests put one named gfind on PATH)
+// would, under GFIND_TEST_GNU=1, run GNU find and so search for it
+// again, endlessly. LC_ALL=C keeps the line in English.
+func gnuFindVersion(path string) (gnuFindInfo, error) {
+	cmd := exec.Command(path, "--version")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GFIND_") && !strings.HasPrefix(kv, "LC_ALL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "LC_ALL=C")
+	out, err := cmd.Output()
 	if err != nil {
 		return gnuFindInfo{}, fmt.Errorf("%s --version: %v", path, err)
 	}
-	line, _, _ := bytes.Cut(out, []byte("\n"))
-	f := strings.Fields(string(line))
-	if !bytes.Contains(line, []byte("GNU findutils")) || len(f) == 0 {
+	line, _, _ := strings.Cut(string(out), "\n")
+	version, ok := strings.CutPrefix(line, "find (GNU findutils) ")
+	if !ok || version == "" || strings.ContainsAny(version, " \t") {
 		return gnuFindInfo{}, &notGNU{path}
 	}
-	return gnuFindInfo{path, f[len(f)-1]}, nil
-})
+	return gnuFindInfo{path, version}, nil
+}
+
+// GNUFindVersion returns the version of the GNU find at path, or an
+// error when path is not GNU find (by its --version, as the search for
+// GNU find decides).
+func GNUFindVersion(path string) (string, error) {
+	g, err := gnuFindVersion(path)
+	return g.version, err
+}
 
 type notGNU struct{ path string }
 
@@ -149,10 +240,36 @@ func GNUFindErr() (string, error) {
 func CC(t testing.TB) string {
 	t.Helper()
 	cc := Need(t, "cc", "gcc")
-	if _, err := os.Stat("/usr/include/stdio.h"); err != nil {
+	if err := cHeaders(cc); err != nil {
 		Missing(t, "the C library's headers", "libc6-dev", err)
 	}
 	return cc
+}
+
+// cHeaders reports whether the C library's headers are there: in
+// /usr/include, where Linux and the BSDs keep them, or else wherever cc
+// finds them (macOS keeps them in the SDK, which only the compiler
+// knows), asked once with the preprocessor.
+func cHeaders(cc string) error {
+	if _, err := os.Stat("/usr/include/stdio.h"); err == nil {
+		return nil
+	}
+	ccHeaders.once.Do(func() {
+		cmd := exec.Command(cc, "-E", "-x", "c", "-")
+		cmd.Stdin = strings.NewReader("#include <stdio.h>\n")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			line, _, _ := strings.Cut(string(out), "\n")
+			ccHeaders.err = fmt.Errorf("%s -E of <stdio.h>: %v: %s", cc, err, line)
+		}
+	})
+	return ccHeaders.err
+}
+
+// ccHeaders is cHeaders' one question to the preprocessor (cc is the
+// same for every caller).
+var ccHeaders struct {
+	once sync.Once
+	err  error
 }
 
 // WaitLimit bounds every wait of the tests for a condition: what they

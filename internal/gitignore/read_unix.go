@@ -1,3 +1,5 @@
+//go:build unix
+
 package gitignore
 
 import (
@@ -42,10 +44,10 @@ func ReadPath(path string) ([]byte, error) {
 }
 
 // openErr is nil for the failures that mean there is no ignore file:
-// none, a path through a non-directory, a symbolic link (ELOOP under
-// O_NOFOLLOW; git 2.32 and later do not follow a .gitignore link).
+// none, a path through a non-directory, a symbolic link (noFollowErrno
+// under O_NOFOLLOW; git 2.32 and later do not follow a .gitignore link).
 func openErr(path string, err error) error {
-	if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.ELOOP {
+	if err == unix.ENOENT || err == unix.ENOTDIR || err == noFollowErrno {
 		return nil
 	}
 	return &os.PathError{Op: "open", Path: path, Err: err}
