@@ -2,13 +2,13 @@ package output
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -138,37 +138,6 @@ func TestQuoteMatchesGNU(t *testing.T) {
 			}
 		})
 	}
-}
-
-// openPTY returns both ends of a new pseudo-terminal.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		t.Skipf("ptsname: %v", err)
-	}
-	s, err := os.OpenFile(filepath.Join("/dev/pts", strconv.Itoa(n)), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		t.Skipf("open pts: %v", err)
-	}
-	// Raw output: no "\n" -> "\r\n", so bytes arrive as written.
-	if tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS); err == nil {
-		tio.Oflag &^= unix.OPOST
-		_ = unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio)
-	}
-	t.Cleanup(func() { m.Close(); s.Close() })
-	return m, s
 }
 
 // readAll reads the pty master until the slave side is closed (EIO).
@@ -398,5 +367,41 @@ func TestLocaleArchive(t *testing.T) {
 	}
 	if names := readArchiveNames(filepath.Join(dir, "nonexistent")); len(names) != 0 {
 		t.Errorf("names from a missing archive: %v", names)
+	}
+}
+
+// TestLocaleArchiveByteOrder: an archive is read in the byte order its
+// magic number shows, little- or big-endian (written here by hand: the
+// header, a hash table of two used slots and one empty, the names).
+func TestLocaleArchiveByteOrder(t *testing.T) {
+	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		const hashOff, strOff = 56, 92 // after the 14-word header; after 3 slots of 12 bytes
+		strs := "fr_FR.utf8\x00C.utf8\x00"
+		b := make([]byte, strOff+len(strs))
+		put := func(off int, v uint32) { order.PutUint32(b[off:], v) }
+		put(0, 0xde020109)
+		put(2*4, hashOff)
+		put(4*4, 3) // slots
+		put(5*4, strOff)
+		put(6*4, uint32(len(strs)))
+		put(hashOff+0*12+4, strOff)    // slot 0: "fr_FR.utf8"
+		put(hashOff+2*12+4, strOff+11) // slot 2: "C.utf8"; slot 1 empty
+		copy(b[strOff:], strs)
+		path := filepath.Join(t.TempDir(), "locale-archive")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names := readArchiveNames(path)
+		if len(names) != 2 || !names["fr_FR.utf8"] || !names["C.utf8"] {
+			t.Errorf("%v: names %v, want fr_FR.utf8 and C.utf8", order, names)
+		}
+		// A wrong magic number is not an archive in either order.
+		put(0, 0x0901d0de)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if names := readArchiveNames(path); len(names) != 0 {
+			t.Errorf("%v: names %v from a bad magic number", order, names)
+		}
 	}
 }

@@ -275,8 +275,10 @@ func (l *locator) archiveNames() map[string]bool {
 }
 
 // readArchiveNames lists the locales in a glibc locale-archive. The file
-// is in host byte order (little-endian on every platform we build for)
-// and begins with struct locarhead; its name hash table holds, for each
+// is in the byte order of the machine whose localedef wrote it (glibc
+// reads only its own), which the magic number tells: so a big-endian
+// gfind reads its system's archive, and one under qemu-user the host's.
+// It begins with struct locarhead; its name hash table holds, for each
 // used slot, the offset of a NUL-terminated name in the string table.
 // Only the header, the hash table and the string table are read, never
 // the locale data (the archive is 200+ MB with locales-all installed).
@@ -290,11 +292,17 @@ func readArchiveNames(path string) map[string]bool {
 	if _, err := f.ReadAt(head[:], 0); err != nil {
 		return nil
 	}
-	u32 := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 	const archiveMagic = 0xde020109
-	if u32(head[:], 0) != archiveMagic {
+	var order binary.ByteOrder
+	switch {
+	case binary.LittleEndian.Uint32(head[:]) == archiveMagic:
+		order = binary.LittleEndian
+	case binary.BigEndian.Uint32(head[:]) == archiveMagic:
+		order = binary.BigEndian
+	default:
 		return nil
 	}
+	u32 := func(b []byte, i int) uint32 { return order.Uint32(b[4*i:]) }
 	hashOff, hashSize := int64(u32(head[:], 2)), int64(u32(head[:], 4))
 	strOff, strUsed := int64(u32(head[:], 5)), int64(u32(head[:], 6))
 	const maxTable = 64 << 20 // refuse absurd sizes from a corrupt file
