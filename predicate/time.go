@@ -300,14 +300,18 @@ func relativeTimestamp(arg string, origin tspec, perUnit float64) (cmpKind, tspe
 		// 64717), quoting the number without its sign.
 		return kind, tspec{}, num, relNaN
 	}
-	product := offset * perUnit
+	// float64(...) rounds each product on its own, as C does: Go may
+	// otherwise fuse a product with the next sum into one FMA (arm64,
+	// s390x, ppc64), which rounds once and gives other results than GNU
+	// find's.
+	product := float64(offset * perUnit)
 	var whole, frac float64
 	if math.IsInf(product, 0) {
 		whole, frac = product, math.Copysign(0, product) // C's modf
 	} else {
 		whole, frac = math.Modf(product)
 	}
-	nanosec := frac * 1e9
+	nanosec := float64(frac * 1e9)
 	ref := tspec{sec: cvtTimeT(float64(origin.sec) - whole)}
 	if (origin.sec < ref.sec) != (whole < 0) {
 		return kind, tspec{}, num, relOverflow

@@ -69,7 +69,11 @@ type dir struct {
 	gen  uint32 // bumped by each reopen, so a reader knows to seek
 	// pos is the read position of the descriptor when it was evicted
 	// (tellDir), where a read in progress resumes after the reopen.
-	pos int64
+	// posKept says the descriptor was reopened and not yet set to pos
+	// (seekDir): evicted again meanwhile, its own position (the start)
+	// is not the read's.
+	pos     int64
+	posKept bool
 	// lastUse is the fds.tick of the last pin, for least-recently-used
 	// eviction.
 	lastUse uint64
@@ -260,6 +264,7 @@ func (w *walk) closeIfUnwanted(d *dir) {
 				if fstat(fd, &st) == nil && idOf(&st) == p.vid {
 					p.fd = fd
 					p.gen++
+					p.posKept = true
 					w.fds.open.Add(1)
 				} else {
 					closeFD(fd)
@@ -307,6 +312,7 @@ func (w *walk) reopen(d *dir) error {
 	d.vid, d.haveVid, d.vidIno = idOf(&st), true, false
 	d.fd = fd
 	d.gen++
+	d.posKept = true
 	w.fds.open.Add(1)
 	// A reopen that went down several evicted levels must not keep one
 	// descriptor per level.
@@ -333,8 +339,10 @@ func (w *walk) evict(d *dir) {
 		if ok {
 			// A read in progress resumes here after a reopen; a
 			// descriptor that cannot say where it is stays open.
-			d.pos, err = tellDir(d.fd)
-			ok = err == nil
+			if !d.posKept {
+				d.pos, err = tellDir(d.fd)
+				ok = err == nil
+			}
 		}
 		if ok {
 			closeFD(d.fd)

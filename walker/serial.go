@@ -131,6 +131,9 @@ func (s *serial) readDir(d *dir) {
 				rd.end.err = err
 				break
 			}
+			d.mu.Lock()
+			d.posKept = false
+			d.mu.Unlock()
 		}
 	}
 	if rd.carry != nil {

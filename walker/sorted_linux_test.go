@@ -2,6 +2,7 @@ package walker
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -53,7 +54,7 @@ func refSorted(t testing.TB, root string, o refOpts) []string {
 				break
 			}
 			for p := 0; p < n; {
-				reclen := int(buf[p+16]) | int(buf[p+17])<<8
+				reclen := int(binary.NativeEndian.Uint16(buf[p+16:]))
 				name := buf[p+19 : p+reclen]
 				name = name[:bytes.IndexByte(name, 0)]
 				if string(name) != "." && string(name) != ".." {

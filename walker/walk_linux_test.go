@@ -1168,3 +1168,60 @@ func TestRootOrderParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeAfterEviction: the serial walk reads a directory of more
+// than one of fts's batches (ftsMaxReaddirEntries), walks the
+// subdirectories of the first batch, chains deep enough to evict the
+// big directory's descriptor under RLIMIT_NOFILE 32, and then reads the
+// rest of it on a reopened descriptor, from where the evicted one was
+// (tellDir, seekDir: a kernel offset, or a count of records under the
+// portable stream reader). Every file must be visited once, in GNU
+// find's order.
+func TestResumeAfterEviction(t *testing.T) {
+	root := fastTempDir(t)
+	big := filepath.Join(root, "big")
+	must(t, os.Mkdir(big, 0o755))
+	fd, err := unix.Open(big, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	must(t, err)
+	files := ftsMaxReaddirEntries + 300
+	for i := range files {
+		f, err := unix.Openat(fd, fmt.Sprintf("f%06d", i), unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+		must(t, err)
+		unix.Close(f)
+	}
+	unix.Close(fd)
+	// Chains in several places of the readdir order, so that some are
+	// in the first batch whatever the file system's order.
+	entries := 2 + files
+	const chains, levels = 8, 40
+	for c := range chains {
+		p := filepath.Join(big, fmt.Sprintf("c%d", c))
+		must(t, os.MkdirAll(p+strings.Repeat("/d", levels-1), 0o755))
+		entries += levels
+	}
+	p, err := testtool.GNUFindErr()
+	if err != nil {
+		testtool.Lacking(t, "GNU find", "findutils", err)
+	}
+	h := newPathHash()
+	paths, _ := runFind(t, p, root, ".")
+	for _, p := range paths {
+		h.add([]byte(p))
+	}
+	gnu := h.summary()
+	if gnu.N != entries {
+		t.Fatalf("GNU find lists %d files, want %d", gnu.N, entries)
+	}
+	var sum childSummary
+	out := runChildRaw(t, childArgs{Roots: []string{"."}, Opt: Options{Workers: 1, MaxDepth: -1}, NoFile: 32, Dir: root, Summary: true}, nil)
+	must(t, json.Unmarshal(out, &sum))
+	if len(sum.Errors) > 0 {
+		t.Fatalf("error entry: %v", sum.Errors[0])
+	}
+	if sum.N != entries || sum.Sorted != gnu.Sorted {
+		t.Fatalf("%d visits, want %d (the same paths as GNU find's: %v)", sum.N, entries, sum.Sorted == gnu.Sorted)
+	}
+	if sum.Ordered != gnu.Ordered {
+		t.Errorf("the order differs from GNU find's")
+	}
+}
