@@ -13,17 +13,20 @@
 // A directory is opened with openat(2) relative to its parent's
 // descriptor, with O_DIRECTORY and O_NOFOLLOW, never by full path: paths
 // longer than PATH_MAX work, and a directory swapped for a symbolic link
-// is not followed. It is read with getdents64 a chunk at a time
-// (dirRead.next, the walk's one getdents loop), and its records are
-// parsed in place (nextDirent, the one record parser). The d_type of
-// each record decides whether to descend; the walker itself calls stat
-// only when d_type is DT_UNKNOWN or when the options demand it (-L, -H
-// roots, -xdev). Before a chunk that holds the "." record is handed out,
-// the record's inode number is compared with the one the parent listed
-// (dotCheck): only at a mount point do they differ, and only then is
-// the directory stat'ed, to find a bind mount of an ancestor or a
+// is not followed. It is read a chunk at a time (dirRead.next, the walk's
+// one read loop, over the OS's getdents: getdents64 on Linux, getdents
+// on the BSDs, a libSystem stream on macOS whose records are copied into
+// the chunk), and its records are parsed in place (nextDirent, the OS's
+// one record parser, dirent.go). The d_type of each record decides
+// whether to descend; the walker itself calls stat only when d_type is
+// DT_UNKNOWN or when the options demand it (-L, -H roots, -xdev). Before
+// the first chunk is handed out, the directory is checked: by its "."
+// record, whose inode number is compared with the one the parent listed
+// (dotCheck: only at a mount point do they differ, and only then is the
+// directory stat'ed), or, when the chunk has no "." record, by its own
+// fstat (statCheck); either finds a bind mount of an ancestor or a
 // directory swapped in since its parent was read. How a read ended (a
-// loop, a swap, a getdents error) is classified in one place (readEnd,
+// loop, a swap, a read error) is classified in one place (readEnd,
 // refuse, readFailed, openFailed), -ignore_readdir_race included
 // (wstate.fail). The order in which a directory's records are handed out
 // is a policy: a chunk at a time in readdir order; gnulib fts's batches
@@ -128,14 +131,31 @@
 //
 // # System calls and the scheduler
 //
-// The walker makes its own openat, getdents64, fstatat and close calls,
-// with names that are already NUL-terminated in its buffers (nothing is
-// allocated per entry). They are ordinary, not raw, system calls, so that
-// a call blocked on NFS or FUSE never stalls the garbage collector. What
-// made ordinary calls slow was sysmon taking the P from a goroutine that
-// had not been rescheduled for 10ms whenever it caught it in a call;
-// workers yield every few milliseconds to prevent it. See sys_linux.go
-// and maybeYield in visit.go; the measurements are in bench/NOTES.md.
+// On Linux the walker makes its own openat, getdents64, fstatat and
+// close calls, with names that are already NUL-terminated in its
+// buffers (nothing is allocated per entry). They are ordinary, not raw,
+// system calls, so that a call blocked on NFS or FUSE never stalls the
+// garbage collector. What made ordinary calls slow was sysmon taking the
+// P from a goroutine that had not been rescheduled for 10ms whenever it
+// caught it in a call; workers yield every few milliseconds to prevent
+// it. See sys_linux_raw.go and maybeYield in visit.go; the measurements
+// are in bench/NOTES.md.
+//
+// # The OS boundary
+//
+// Everything the walk asks of the OS is in the files named sys_*.go:
+// the directory calls (sys_linux_raw.go; sys_bsd.go; sys_stream.go over
+// sys_darwin.go's libSystem stream), the per-file calls off Linux
+// (sys_portable.go, through x/sys's wrappers), and per OS the record
+// layout, the file system types fts skips the inode sort on, whether a
+// directory is a mount's root, the per-thread sleep count the adaptive
+// walk probes with, and the yield of a spinning worker. The rest builds
+// everywhere. A read resumed on a reopened descriptor starts where the
+// evicted one was (tellDir, seekDir): a kernel offset, or on macOS a
+// count of records, since a stream gives no cookie to seek to. The
+// gfind_portable tag builds the macOS reader on Linux (its stream made
+// of getdents, sys_stream_linux.go), and gfind_macshim makes that stream
+// behave as the worst macOS one may, so that it is tested here.
 //
 // # Loops
 //
