@@ -4,9 +4,10 @@ package predicate
 
 import "golang.org/x/sys/unix"
 
-// mountList is getfsstat(2)'s list (macOS and FreeBSD spell struct
-// statfs alike; OpenBSD and NetBSD have their own, sys_<os>.go), not waiting for a file system that
-// does not answer (MNT_NOWAIT), as getmntinfo(3) does by default.
+// mountList is getfsstat(2)'s list, not waiting for a file system that
+// does not answer (MNT_NOWAIT), as getmntinfo(3) does by default. macOS
+// and FreeBSD spell struct statfs alike; OpenBSD and NetBSD have their
+// own (sys_<os>.go).
 func mountList() ([]mountEntry, error) {
 	n, err := unix.Getfsstat(nil, unix.MNT_NOWAIT)
 	if err != nil {
