@@ -40,12 +40,15 @@ func TestGetentTimeout(t *testing.T) {
 		{"uid", func(g getentNS) bool { _, ok := g.userName(666); return ok },
 			"getent passwd '666' did not answer within 300ms: taken as unknown, and the name service is not asked again"},
 	} {
+		// Written before the parallel subtests start: a script still
+		// open for writing in a child another subtest forks would not
+		// run (ETXTBSY), which looks like a getent that fails at once.
+		prog := filepath.Join(t.TempDir(), "getent")
+		if err := os.WriteFile(prog, []byte(hangingGetent), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			prog := filepath.Join(t.TempDir(), "getent")
-			if err := os.WriteFile(prog, []byte(hangingGetent), 0o755); err != nil {
-				t.Fatal(err)
-			}
 			var warns []string
 			g := getentNS{path: func() string { return prog }, timeout: 300 * time.Millisecond, hung: new(atomic.Bool),
 				report: func(db, key string, limit time.Duration) {
