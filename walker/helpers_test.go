@@ -174,16 +174,6 @@ func runFind(t testing.TB, find, dir string, args ...string) (paths []string, st
 	return paths, errb.String()
 }
 
-// openFDs counts this process's open descriptors.
-func openFDs(t testing.TB) int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd")
-	}
-	return len(ents) - 1 // the one ReadDir used
-}
-
 func diffLists(t testing.TB, what string, want, got []string) {
 	t.Helper()
 	if slices.Equal(want, got) {

@@ -55,7 +55,7 @@ type childArgs struct {
 	// summary hashes the paths in the order of the captured output.
 	Ordered bool
 	// Matrix: make these walks of the engine matrix instead
-	// (matrix_linux_test.go).
+	// (matrix_test.go).
 	Matrix []matrixRun
 }
 
@@ -99,7 +99,9 @@ func childMain() int {
 		return 2
 	}
 	if a.NoFile > 0 {
-		rl := unix.Rlimit{Cur: a.NoFile, Max: a.NoFile}
+		var rl unix.Rlimit
+		setRlim(&rl.Cur, a.NoFile)
+		setRlim(&rl.Max, a.NoFile)
 		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
 			fmt.Fprintln(os.Stderr, "setrlimit:", err)
 			return 2
@@ -171,6 +173,10 @@ func childMain() int {
 	}
 	return 0
 }
+
+// setRlim sets a limit of a unix.Rlimit: an rlim_t, unsigned but on
+// FreeBSD.
+func setRlim[T int64 | uint64](lim *T, n uint64) { *lim = T(n) }
 
 // runChildRaw runs the walk described by a in a child process (this test
 // binary again), with a descriptor limit and/or as another user, and
@@ -312,15 +318,9 @@ func TestBigDirectoryOrder(t *testing.T) {
 	if testtool.Soak() { // more than one batch
 		sizes = append(sizes, 100001)
 	}
-	bases := []string{t.TempDir()}
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() && fsType(mustOpen(t, "/dev/shm")) == magicTmpfs {
-		shm, err := os.MkdirTemp("/dev/shm", "walkertest")
-		must(t, err)
-		t.Cleanup(func() { os.RemoveAll(shm) })
-		bases = append(bases, shm)
-	}
+	bases := append([]string{t.TempDir()}, moreBigDirBases(t)...)
 	for _, base := range bases {
-		kind := fmt.Sprintf("fstype=%#x", fsType(mustOpen(t, base)))
+		kind := fsKind(t, base)
 		for _, n := range sizes {
 			dir := filepath.Join(base, strconv.Itoa(n))
 			must(t, os.Mkdir(dir, 0o755))
@@ -419,47 +419,6 @@ func mkdeep(t testing.TB, root string, levels int, chain string) (entries int) {
 	}
 	unix.Close(fd)
 	return entries
-}
-
-// fastTempDir returns a temporary directory on tmpfs when there is one:
-// building big trees there is much faster, and tmpfs lists a directory
-// newest first, which mkdeep relies on to need no retries.
-func fastTempDir(t testing.TB) string {
-	t.Helper()
-	var sfs unix.Statfs_t
-	if unix.Statfs("/dev/shm", &sfs) == nil && sfs.Type == magicTmpfs {
-		if dir, err := os.MkdirTemp("/dev/shm", "walkertest"); err == nil {
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			return dir
-		}
-	}
-	return t.TempDir()
-}
-
-// readdirOrder lists the directory open as fd in getdents order.
-func readdirOrder(t testing.TB, fd int) []string {
-	t.Helper()
-	dfd, err := unix.Openat(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	must(t, err)
-	defer unix.Close(dfd)
-	var names []string
-	buf := make([]byte, 8192)
-	for {
-		n, err := unix.Getdents(dfd, buf)
-		must(t, err)
-		if n == 0 {
-			return names
-		}
-		for pos := 0; ; {
-			var de dirent
-			next, ok := nextDirent(buf[:n], pos, &de)
-			if !ok {
-				break
-			}
-			names = append(names, string(de.name))
-			pos = next
-		}
-	}
 }
 
 // TestDeepTreeFewDescriptors: a tree deeper than PATH_MAX is walked
@@ -782,54 +741,6 @@ func TestDepthLimits(t *testing.T) {
 	}
 }
 
-// TestXDev: a directory on another device than its starting point is
-// visited but not read. The other device is a tmpfs mounted inside the
-// tree (in a private mount namespace), or /dev/shm reached through a
-// link under -L.
-func TestXDev(t *testing.T) {
-	t.Run("mount", func(t *testing.T) {
-		root := t.TempDir()
-		mk(t, root, "local/f", "mnt/")
-		for _, workers := range []int{1, 2} {
-			for _, xdev := range []bool{false, true} {
-				rs := runInNamespace(t, `mount -t tmpfs none "$1/mnt" && mkdir -p "$1/mnt/in/deeper"`,
-					childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, XDev: xdev}})
-				want := []string{".", "local", "local/f", "mnt", "mnt/in", "mnt/in/deeper"}
-				if xdev {
-					want = want[:4]
-				}
-				diffLists(t, fmt.Sprintf("workers=%d xdev=%v", workers, xdev), want, relPaths(root, rs))
-			}
-		}
-	})
-	t.Run("link", func(t *testing.T) {
-		shm, err := os.MkdirTemp("/dev/shm", "walkertest")
-		if err != nil {
-			t.Skip("no /dev/shm")
-		}
-		defer os.RemoveAll(shm)
-		mk(t, shm, "inside/deeper/")
-		root := t.TempDir()
-		var rst, sst unix.Stat_t
-		must(t, unix.Stat(root, &rst))
-		must(t, unix.Stat(shm, &sst))
-		if rst.Dev == sst.Dev {
-			t.Skip("/dev/shm is on the same device as the temporary directory")
-		}
-		mk(t, root, "local/f", "other->"+shm)
-		for _, workers := range []int{1, 2} {
-			for _, xdev := range []bool{false, true} {
-				rs := collect(t, []string{root}, Options{Workers: workers, MaxDepth: -1, Follow: FollowAll, XDev: xdev})
-				want := []string{".", "local", "local/f", "other", "other/inside", "other/inside/deeper"}
-				if xdev {
-					want = want[:4]
-				}
-				diffLists(t, fmt.Sprintf("workers=%d xdev=%v", workers, xdev), want, relPaths(root, rs))
-			}
-		}
-	})
-}
-
 // relPaths gives the visits' paths relative to root, sorted, errors
 // marked.
 func relPaths(root string, rs []record) []string {
@@ -849,58 +760,6 @@ func orderedRel(root string, rs []record) []string {
 		out = append(out, rel)
 	}
 	return out
-}
-
-// runInNamespace runs setup (a sh script; $1 is the first root) and then
-// the walk a in a child process inside a private mount namespace, and
-// returns its visits. It skips the test where that is not allowed.
-func runInNamespace(t *testing.T, setup string, a childArgs) []record {
-	t.Helper()
-	if os.Getuid() != 0 {
-		t.Skip("needs root")
-	}
-	unshare := testtool.Need(t, "unshare", "util-linux")
-	exe, err := os.Executable()
-	must(t, err)
-	js, err := json.Marshal(a)
-	must(t, err)
-	script := setup + ` && exec "$2" -test.run='^$'`
-	cmd := exec.Command(unshare, "--mount", "--propagation", "private", "sh", "-c", script, "sh", a.Roots[0], exe)
-	cmd.Env = append(os.Environ(), childEnv+"="+string(js))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("cannot mount in a private namespace: %v", err)
-	}
-	var rs []record
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for dec.More() {
-		var r record
-		must(t, dec.Decode(&r))
-		rs = append(rs, r)
-	}
-	return rs
-}
-
-// TestBindMountLoop: a directory bind-mounted inside itself is detected
-// without -L (as fts's FTS_DC), through the "." record check.
-func TestBindMountLoop(t *testing.T) {
-	root := t.TempDir()
-	mk(t, root, "a/b/", "a/f")
-	for _, workers := range []int{1, 2} {
-		for _, post := range []bool{false, true} {
-			rs := runInNamespace(t, `mount --bind "$1" "$1/a/b"`,
-				childArgs{Roots: []string{root}, Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post}})
-			// Pre-order visits the mount point once before reading it
-			// (fts stats it first and does not); post-order does not,
-			// nor a walk that learns types by stat (a stream without
-			// d_type: the shim), which refuses it unvisited, as fts.
-			want := []string{".", "ERR a/b: File system loop detected; the following directory is part of the cycle: ROOT/a/b", "a", "a/b", "a/f"}
-			if post || macShim {
-				want = slices.Delete(want, 3, 4)
-			}
-			diffLists(t, fmt.Sprintf("workers=%d depth=%v", workers, post), want, relPaths(root, rs))
-		}
-	}
 }
 
 // TestIgnoreReaddirRace: a directory removed between the read of its

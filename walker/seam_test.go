@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -108,106 +107,6 @@ func dropZRel(want []string) []string {
 		}
 	}
 	return out
-}
-
-// TestMountPointsAreNotSwaps: at a mount point the parent's record
-// carries the covered directory's inode, so the "." check always sees a
-// mismatch there; neither a mount of another file system nor a bind
-// mount from the same one is a replaced directory.
-func TestMountPointsAreNotSwaps(t *testing.T) {
-	for _, tc := range []struct{ name, setup string }{
-		{"tmpfs", `mount -t tmpfs none "$1/m" && mkdir -p "$1/m/in/deeper"`},
-		{"bind from the same file system", `mount --bind "$1/src" "$1/m"`},
-	} {
-		for _, workers := range []int{1, 2} {
-			for _, post := range []bool{false, true} {
-				root := t.TempDir()
-				mk(t, root, "m/", "src/in/deeper/")
-				rs := runInNamespace(t, tc.setup, childArgs{Roots: []string{root},
-					Opt: Options{Workers: workers, MaxDepth: -1, PostOrder: post}})
-				want := []string{".", "m", "m/in", "m/in/deeper", "src", "src/in", "src/in/deeper"}
-				diffLists(t, fmt.Sprintf("%s workers=%d post=%v", tc.name, workers, post), want, relPaths(root, rs))
-			}
-		}
-	}
-}
-
-// TestMountDuringWalk: a directory that becomes a mount point between the
-// read of its parent and its open (an automount does that) is walked,
-// not reported. The mount is made in a mount namespace private to this
-// test's OS thread, so the walk is serial (it runs on that thread).
-func TestMountDuringWalk(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Fatal("this test needs root (CI runs the tests as root)")
-	}
-	for _, tc := range []struct {
-		name  string
-		mount func(root string) error
-	}{
-		{"tmpfs", func(root string) error {
-			if err := unix.Mount("none", filepath.Join(root, "m"), "tmpfs", 0, ""); err != nil {
-				return err
-			}
-			return os.MkdirAll(filepath.Join(root, "m/in"), 0o755)
-		}},
-		{"bind", func(root string) error {
-			return unix.Mount(filepath.Join(root, "src"), filepath.Join(root, "m"), "", unix.MS_BIND, "")
-		}},
-	} {
-		for _, exact := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/lstat=%v", tc.name, exact), func(t *testing.T) {
-				done := make(chan []string)
-				go func() {
-					// The thread is never unlocked: it ends with this
-					// goroutine, and its mount namespace with it.
-					runtime.LockOSThread()
-					root := t.TempDir()
-					mk(t, root, "m/", "src/in/")
-					if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-						t.Errorf("unshare: %v", err)
-						close(done)
-						return
-					}
-					if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-						t.Errorf("make private: %v", err)
-						close(done)
-						return
-					}
-					m := filepath.Join(root, "m")
-					restore := SetBeforeOpenHook(swapOnce(m, func() {
-						if err := tc.mount(root); err != nil {
-							t.Errorf("mount: %v", err)
-						}
-					}))
-					var rs []record
-					err := Walk([]string{root}, Options{Workers: 1, MaxDepth: -1}, func(e *Entry) Action {
-						if exact {
-							e.Lstat() // the identity the walk keeps is then exact
-						}
-						r := record{Path: string(e.Path)}
-						if e.Err != nil {
-							r.Err = errText(e.Err)
-						}
-						rs = append(rs, r)
-						return Continue
-					})
-					restore()
-					if err != nil {
-						t.Errorf("Walk: %v", err)
-					}
-					if err := unix.Unmount(m, unix.MNT_DETACH); err != nil {
-						t.Errorf("unmount: %v", err)
-					}
-					done <- relPaths(root, rs)
-				}()
-				got, ok := <-done
-				if !ok {
-					return
-				}
-				diffLists(t, "visits", []string{".", "m", "m/in", "src", "src/in"}, got)
-			})
-		}
-	}
 }
 
 // TestVanishedDirectory: a directory that is gone (ENOENT) when the walk
