@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -136,4 +137,11 @@ func refReadDir(t testing.TB, fd int) []refEnt {
 func sleepThread(d time.Duration) {
 	ts := unix.NsecToTimespec(int64(d))
 	unix.Nanosleep(&ts, nil)
+}
+
+// childAttr is a test child's process attributes: killed when the test
+// that started it ends (Pdeathsig), so that a walk that never ends (a
+// bug) does not outlive a test binary killed by its -timeout.
+func childAttr(cred *syscall.Credential) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 }

@@ -9,6 +9,7 @@ package walker
 
 import (
 	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,4 +105,10 @@ func refReadDir(t testing.TB, fd int) []refEnt {
 func sleepThread(d time.Duration) {
 	tv := unix.NsecToTimeval(int64(d))
 	unix.Select(0, nil, nil, nil, &tv)
+}
+
+// childAttr is a test child's process attributes (no Pdeathsig off
+// Linux: a child left by a killed test binary goes on to its end).
+func childAttr(cred *syscall.Credential) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Credential: cred}
 }

@@ -200,7 +200,7 @@ func runChildRaw(t *testing.T, a childArgs, cred *syscall.Credential) []byte {
 	must(t, err)
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(js))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	cmd.SysProcAttr = childAttr(cred)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
