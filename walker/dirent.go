@@ -58,8 +58,9 @@ const (
 	nbsdName   = 13
 )
 
-// direntBufSize is the size of a getdents64 buffer. 32 KiB holds about
-// 800 records of typical names: one call reads most directories whole.
+// direntBufSize is the size of a read buffer (a getdents call, or the
+// records copied from a stream). 32 KiB holds about 800 records of
+// typical names: one call reads most directories whole.
 const direntBufSize = 32 << 10
 
 // dirent is one parsed record. name aliases the read buffer and is

@@ -96,7 +96,7 @@ func packed(recs []byte, pos int) (de dirent, kid bool, next int) {
 	return de, t&packedKid != 0, pos + p + nlen + 1
 }
 
-// rawList is a directory as read, before packing: the getdents64
+// rawList is a directory as read, before packing: the OS's
 // records, in the read buffers they were read into (chunks of
 // direntBufSize bytes), and an entry per record to sort. It is a
 // reader's scratch space, reused for every directory it reads.

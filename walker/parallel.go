@@ -78,7 +78,7 @@ type worker struct {
 	items []*dir     // items[head:] are queued; the top is the end
 	head  int
 
-	dbuf  []byte  // getdents64 buffer
+	dbuf  []byte  // read buffer
 	rd    dirRead // the read of the directory being read
 	batch []*dir  // children of the current chunk, before pushing
 	names []byte  // arena for the items' names

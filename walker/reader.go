@@ -16,10 +16,11 @@ import (
 //   - open: openat relative to the parent's descriptor (pinned for the
 //     call), O_DIRECTORY, and O_NOFOLLOW unless the link is to be
 //     followed, inside the descriptor budget (dir.go);
-//   - read: getdents64 a chunk at a time, parsed in place by nextDirent
-//     (dirent.go);
+//   - read: the OS's getdents a chunk at a time (sys_*.go), parsed in
+//     place by nextDirent (dirent.go);
 //   - check: the "." record against what the parent's record said
-//     (dotCheck), before any record of its chunk is handed out;
+//     (dotCheck), or the directory's fstat when the first chunk has no
+//     "." (statCheck), before any record is handed out;
 //   - classify: how the read ended (readEnd), and what is reported of
 //     it (refuse, readFailed, openFailed), -ignore_readdir_race
 //     included (Options.raceIgnored).
@@ -30,7 +31,7 @@ import (
 // (the serial walk, serial.go), or the whole directory by name
 // (the sorted walk, sorted.go; the sort is in listing.go).
 
-// dirRead is one pass over an open directory, a getdents64 chunk at a
+// dirRead is one pass over an open directory, a getdents chunk at a
 // time.
 type dirRead struct {
 	d   *dir
