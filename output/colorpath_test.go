@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/ctype"
 	"github.com/gfind/gfind/internal/testtool"
 )
 
@@ -160,7 +161,7 @@ func unshell(q string) (string, error) {
 			b = append(b, byte(v))
 			i += 2
 		default:
-			r := Unescape(c)
+			r := ctype.Unescape(c)
 			if r == 0 || r == '\\' {
 				return "", fmt.Errorf("unknown escape \\%c in %q", c, q)
 			}

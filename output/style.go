@@ -152,31 +152,6 @@ func cEscape(c byte) byte {
 	return 0
 }
 
-// Unescape returns the byte the C escape \c stands for (\a \b \f \n
-// \r \t \v \\: the ones cEscape writes), or 0 if it is none: the
-// escapes of -printf formats, and of LS_COLORS with a few of its own.
-func Unescape(c byte) byte {
-	switch c {
-	case 'a':
-		return '\a'
-	case 'b':
-		return '\b'
-	case 'f':
-		return '\f'
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'v':
-		return '\v'
-	case '\\':
-		return '\\'
-	}
-	return 0
-}
-
 func appendOctal(dst []byte, c byte) []byte {
 	return append(dst, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gfind/gfind/internal/ctype"
 )
 
 // quoteTests were observed from GNU find 4.9.0 (Debian 12, glibc 2.36):
@@ -285,14 +287,14 @@ func TestUnescape(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		if l := cEscape(byte(c)); l != 0 {
 			n++
-			if got := Unescape(l); got != byte(c) {
-				t.Errorf("Unescape(%q) = %q, want %q", l, got, byte(c))
+			if got := ctype.Unescape(l); got != byte(c) {
+				t.Errorf("ctype.Unescape(%q) = %q, want %q", l, got, byte(c))
 			}
 		}
 	}
 	for c := 0; c < 256; c++ {
-		if r := Unescape(byte(c)); r != 0 && cEscape(r) != byte(c) {
-			t.Errorf("Unescape(%q) = %q, which quoting writes as %q", byte(c), r, cEscape(r))
+		if r := ctype.Unescape(byte(c)); r != 0 && cEscape(r) != byte(c) {
+			t.Errorf("ctype.Unescape(%q) = %q, which quoting writes as %q", byte(c), r, cEscape(r))
 		}
 	}
 	if n != 8 {

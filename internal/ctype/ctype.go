@@ -2,7 +2,9 @@
 // case mapping GNU's tools see under LC_ALL=C. The engines that must agree
 // with glibc byte for byte (fnmatch, gnuregex, getdate) and predicate's
 // number parsing share it, so that a class means one thing everywhere.
-// Bytes above 0x7f are in no class and map to themselves.
+// Bytes above 0x7f are in no class and map to themselves. Unescape, C's
+// backslash escapes, is here for the same reason: -printf formats and
+// LS_COLORS read them alike, below output.
 package ctype
 
 // The class tests are isdigit(3) and its siblings in the C locale.
@@ -65,4 +67,29 @@ func Class(name string) (func(c byte) bool, bool) {
 		return IsXDigit, true
 	}
 	return nil, false
+}
+
+// Unescape returns the byte the C escape \c stands for (\a \b \f \n
+// \r \t \v \\: the ones output's quoting writes), or 0 if it is none: the
+// escapes of -printf formats, and of LS_COLORS with a few of its own.
+func Unescape(c byte) byte {
+	switch c {
+	case 'a':
+		return '\a'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'v':
+		return '\v'
+	case '\\':
+		return '\\'
+	}
+	return 0
 }

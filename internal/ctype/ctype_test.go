@@ -37,3 +37,13 @@ func TestClass(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescape: the C escapes, and 0 for every other byte.
+func TestUnescape(t *testing.T) {
+	want := map[byte]byte{'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '\\': '\\'}
+	for c := range 256 {
+		if got := Unescape(byte(c)); got != want[byte(c)] {
+			t.Errorf("Unescape(%q) = %q, want %q", byte(c), got, want[byte(c)])
+		}
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/internal/ctype"
 )
 
 // Indicator is one of the two-letter keys of LS_COLORS, in the order of
@@ -274,7 +274,7 @@ func funkyString(s string, p int, end byte) ([]byte, int, bool) {
 }
 
 // unescape maps the character after a backslash to what it stands for:
-// the C escapes (output.Unescape) and dircolors' \e, \? and \_; any
+// the C escapes (ctype.Unescape) and dircolors' \e, \? and \_; any
 // other character stands for itself.
 func unescape(c byte) byte {
 	switch c {
@@ -285,7 +285,7 @@ func unescape(c byte) byte {
 	case '_':
 		return ' '
 	}
-	if r := output.Unescape(c); r != 0 {
+	if r := ctype.Unescape(c); r != 0 {
 		return r
 	}
 	return c

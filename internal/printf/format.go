@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gfind/gfind/internal/ctype"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -90,7 +91,7 @@ func Compile(format string) (*Format, []string, error) {
 				b[i] = byte(n)
 				readpos += k - 1
 			default:
-				v := output.Unescape(c)
+				v := ctype.Unescape(c)
 				if v == 0 {
 					warns = append(warns, fmt.Sprintf("unrecognized escape `\\%c'", c))
 					i += readpos
