@@ -34,7 +34,7 @@
 //
 // gfind's extras (opt-in; none changes a GNU command line):
 //
-//	glob.go exclude.go  -glob -iglob (doublestar) and bfs's -exclude
+//	glob.go exclude.go  -glob -iglob (internal/glob) and bfs's -exclude
 //	color.go color_*.go -color -nocolor, --color: LS_COLORS for -print, -ls
 //	json.go             -printjson, --json
 //	limit.go older.go   -limit N; -older, -newer-than DURATION

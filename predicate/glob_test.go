@@ -2,13 +2,9 @@ package predicate
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/gfind/gfind/walker"
 )
 
@@ -186,52 +182,13 @@ func TestGlobFacts(t *testing.T) {
 	}
 }
 
-func TestExpandBraces(t *testing.T) {
-	for _, c := range []struct {
-		pat  string
-		want []string
-	}{
-		{"abc", []string{"abc"}},
-		{"{a,b}", []string{"a", "b"}},
-		{"x{a,b}y{1,2}", []string{"xay1", "xay2", "xby1", "xby2"}},
-		{"{a,{b,c}d}", []string{"a", "bd", "cd"}},
-		{"{,a}", []string{"", "a"}},
-		{"\\{a,b\\}", []string{"\\{a,b\\}"}},
-		{"[{]{a,b}", []string{"[{]a", "[{]b"}},
-		{"{[,}]x,y}", []string{"[,}]x", "y"}},
-		{"{a\\,b,c}", []string{"a\\,b", "c"}},
-	} {
-		got, ok := expandBraces(c.pat, nil)
-		if !ok || !slices.Equal(got, c.want) {
-			t.Errorf("expandBraces(%q) = %q, %v; want %q", c.pat, got, ok, c.want)
-		}
-	}
-	// 2^7 alternatives are too many: the pattern is kept whole, and
-	// doublestar expands it while matching.
+// TestGlobBraceLimit checks a pattern with more alternatives than
+// internal/glob expands: doublestar expands it while matching.
+func TestGlobBraceLimit(t *testing.T) {
 	big := strings.Repeat("{a,b}", 7)
-	if _, ok := expandBraces(big, nil); ok {
-		t.Errorf("expandBraces(%q) expanded past %d", big, maxGlobAlts)
-	}
-	pats, err := compileDoublestar(big, false)
-	if err != nil || !slices.Equal(pats, []string{big}) {
-		t.Errorf("compileDoublestar(%q) = %q, %v", big, pats, err)
-	}
 	n := parseOne(t, "-iglob", big)
 	if !n.Eval(walker.Synthetic("r/abaBabA", 1, walker.TypeRegular, nil, nil), newTestState()) {
 		t.Errorf("-iglob %q does not match abaBabA", big)
-	}
-}
-
-// TestGlobMaxCased checks maxCased against the unicode package: it has
-// case variants and no rune above it has.
-func TestGlobMaxCased(t *testing.T) {
-	if unicode.SimpleFold(maxCased) == maxCased {
-		t.Errorf("maxCased %U has no case variants", maxCased)
-	}
-	for r := rune(maxCased + 1); r <= unicode.MaxRune; r++ {
-		if unicode.SimpleFold(r) != r {
-			t.Fatalf("%U above maxCased has case variants", r)
-		}
 	}
 }
 
@@ -264,83 +221,4 @@ func BenchmarkDoublestarGlob(b *testing.B) {
 			}
 		})
 	}
-}
-
-// FuzzDoublestarGlob checks, on any pattern and relative path, that compiling and
-// matching do not panic, that invalid patterns are exactly doublestar's,
-// that -glob agrees with doublestar.Match where it has no braces, and
-// that -iglob is -glob up to case: it takes every -glob match (with no
-// class), does not
-// change when a character of the name is replaced by a case variant, and
-// for ASCII without classes is -glob on lowercased pattern and name.
-func FuzzDoublestarGlob(f *testing.F) {
-	for _, c := range globCases {
-		f.Add(c.pat, string(relPath(walker.Synthetic(c.path, c.depth, 0, nil, nil))))
-	}
-	for _, pat := range globBad {
-		f.Add(pat, "a")
-	}
-	f.Fuzz(func(t *testing.T, pat, name string) {
-		if len(pat) > 64 {
-			return // keep the folded classes of wide ranges cheap
-		}
-		plain, err := compileDoublestar(pat, false)
-		if (err != nil) != !doublestar.ValidatePattern(pat) {
-			t.Fatalf("compile %q: %v, ValidatePattern %v", pat, err, doublestar.ValidatePattern(pat))
-		}
-		if err != nil {
-			return
-		}
-		folded, err := compileDoublestar(pat, true)
-		if err != nil {
-			t.Fatalf("compile -iglob %q: %v", pat, err)
-		}
-		match := func(pats []string, name string) bool {
-			for _, p := range pats {
-				if doublestar.MatchUnvalidated(p, name) {
-					return true
-				}
-			}
-			return false
-		}
-		got := match(plain, name)
-		if !strings.Contains(pat, "{") && (!strings.Contains(pat, "[") || !strings.Contains(name, "/")) {
-			// Where a class could meet a '/', gfind refuses what
-			// doublestar takes (classesSkipSlash).
-			if want, _ := doublestar.Match(pat, name); got != want {
-				t.Fatalf("-glob %q on %q = %v, doublestar says %v", pat, name, got, want)
-			}
-		}
-		if got && strings.Contains(pat, "[") && strings.Contains(name, "/") {
-			if want, _ := doublestar.Match(pat, name); !want {
-				t.Fatalf("-glob %q matches %q, which doublestar refuses", pat, name)
-			}
-		}
-		igot := match(folded, name)
-		if got && !igot && !strings.Contains(pat, "[") { // "[!a]" takes "A"; case-insensitively not
-			t.Fatalf("-glob %q matches %q but -iglob does not", pat, name)
-		}
-		var varied strings.Builder
-		for _, r := range name {
-			varied.WriteRune(unicode.SimpleFold(r))
-		}
-		if utf8.ValidString(name) && match(folded, varied.String()) != igot {
-			t.Fatalf("-iglob %q: %q gives %v, its case variant %q not", pat, name, igot, varied.String())
-		}
-		if isASCII(pat+name) && !strings.Contains(pat, "[") {
-			lower, _ := compileDoublestar(strings.ToLower(pat), false)
-			if want := match(lower, strings.ToLower(name)); igot != want {
-				t.Fatalf("-iglob %q on %q = %v, lowercased -glob %v", pat, name, igot, want)
-			}
-		}
-	})
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
