@@ -28,7 +28,7 @@
 //	typ.go link.go      -type -xtype -lname -ilname
 //	regex.go            -regex -iregex -regextype (internal/gnuregex)
 //	size.go perm.go owner.go inode.go access.go fstype.go  metadata tests
-//	time.go birth_*.go  -mtime and friends, -newerXY dates (internal/getdate)
+//	time.go birth_*.go  -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
 //	action.go exec.go delete.go printf.go ls.go files.go  actions
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //

@@ -291,9 +291,9 @@ func FuzzPrimaryArg(f *testing.F) {
 			f.Add(argOp(f, op), arg)
 		}
 	}
-	for _, s := range strtodTests {
-		f.Add(argOp(f, "-mtime"), s.in)
-		f.Add(argOp(f, "-used"), "+"+s.in)
+	for _, in := range timeArgSeeds {
+		f.Add(argOp(f, "-mtime"), in)
+		f.Add(argOp(f, "-used"), "+"+in)
 	}
 	cleanup := withFuzzOutputFiles(f)
 	f.Fuzz(func(t *testing.T, op uint8, arg string) {

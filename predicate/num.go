@@ -3,6 +3,8 @@ package predicate
 import (
 	"strconv"
 	"strings"
+
+	"github.com/gfind/gfind/internal/cnum"
 )
 
 // cmpKind is the comparison a numeric argument asks for: +N (more than
@@ -22,8 +24,8 @@ type numArg struct {
 }
 
 // parseNum parses "+N", "-N" or "N" the way GNU's get_num does: the
-// comparison sign, then xstrtoumax (so "-+3" is "less than 3" and
-// "+ 1" is "more than 1").
+// comparison sign, then xstrtoumax (cnum.Strtoumax: so "-+3" is "less
+// than 3" and "+ 1" is "more than 1").
 func parseNum(s string) (numArg, bool) {
 	var a numArg
 	switch {
@@ -32,23 +34,9 @@ func parseNum(s string) (numArg, bool) {
 	case strings.HasPrefix(s, "-"):
 		a.kind, s = cmpLT, s[1:]
 	}
-	n, ok := xstrtoumax(s)
+	n, ok := cnum.Strtoumax(s)
 	a.n = n
 	return a, ok
-}
-
-// xstrtoumax is gnulib's xstrtoumax in base 10 with no suffixes allowed,
-// as find calls it: strtoumax, which skips leading white space and takes
-// one '+', but no '-' (which strtoumax would negate), no overflow and
-// nothing after the digits.
-func xstrtoumax(s string) (uint64, bool) {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	s = strings.TrimPrefix(s, "+")
-	if s == "" || s[0] < '0' || s[0] > '9' {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	return n, err == nil
 }
 
 // match compares v with the argument.

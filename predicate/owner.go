@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gfind/gfind/internal/cnum"
 	"github.com/gfind/gfind/walker"
 )
 
@@ -126,7 +127,7 @@ func parseUser(p *parser, op string) error {
 	// check against UID_T_MAX or GID_T_MAX, both 2^32-1 on Linux). 4.9
 	// used safe_atoi, which stopped at INT_MAX, and had a message for
 	// each way a name could fail; 4.10 has one.
-	id, ok := xstrtoumax(arg)
+	id, ok := cnum.Strtoumax(arg)
 	if !ok || id > 1<<32-1 {
 		if group {
 			return p.errorf("invalid group name or GID argument to -group: %s", p.quote(arg))

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gfind/gfind/internal/ctype"
+	"github.com/gfind/gfind/internal/cnum"
 	"github.com/gfind/gfind/internal/getdate"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
@@ -31,7 +30,7 @@ import (
 // of today (local time); so -mtime 0 is the last 24 hours, or today. The
 // minute tests measure from the start time (with -daystart: the end of
 // today) with a window of 60 s and no extra second. Arguments are read
-// with strtod: "1.5", "1e1", "0x10", " 1", "inf" all count.
+// with strtod (internal/cnum): "1.5", "1e1", "0x10", " 1", "inf" all count.
 
 // parseDaystart is -daystart, which acts through the parser: the time
 // tests after it look for it in the token list (see curDayStart). GNU
@@ -291,7 +290,7 @@ func relativeTimestamp(arg string, origin tspec, perUnit float64) (cmpKind, tspe
 	case strings.HasPrefix(arg, "-"):
 		kind, num = cmpGT, arg[1:]
 	}
-	offset, ok := cStrtod(num)
+	offset, ok := cnum.Strtod(num)
 	switch {
 	case !ok:
 		return kind, tspec{}, num, relInvalid
@@ -331,117 +330,6 @@ func cvtTimeT(f float64) int64 {
 		return math.MinInt64
 	}
 	return int64(f)
-}
-
-// cStrtod is strtod(3) in the C locale as gnulib's xstrtod uses it: the
-// whole string must be a number, leading white space and a sign
-// allowed, decimal or hexadecimal, or inf, infinity, nan, nan(chars).
-// Overflow is an error; underflow, to a subnormal value or to zero, is
-// not (gnulib's xstrtod since GNU find 4.10; 4.9 refused a subnormal
-// result it could not hold exactly, for which glibc sets ERANGE).
-func cStrtod(s string) (float64, bool) {
-	i := 0
-	for i < len(s) && ctype.IsSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	r := s[i:]
-	var v float64
-	switch {
-	case cHasPrefixFold(r, "inf"):
-		if !strings.EqualFold(r, "inf") && !strings.EqualFold(r, "infinity") {
-			return 0, false
-		}
-		v = math.Inf(1)
-	case cHasPrefixFold(r, "nan"):
-		if len(r) > 3 {
-			body, ok := strings.CutPrefix(r[3:], "(")
-			if !ok || !strings.HasSuffix(body, ")") ||
-				strings.TrimFunc(body[:len(body)-1], func(c rune) bool { return c < 128 && (ctype.IsAlpha(byte(c)) || ctype.IsDigit(byte(c)) || c == '_') }) != "" {
-				return 0, false
-			}
-		}
-		v = math.NaN()
-	default:
-		num, hex, ok := scanCNumber(r)
-		if !ok || len(num) != len(r) {
-			return 0, false
-		}
-		goNum := num
-		if hex && !strings.ContainsAny(num, "pP") {
-			goNum += "p0" // Go wants the binary exponent
-		}
-		f, err := strconv.ParseFloat(goNum, 64)
-		if err != nil {
-			return 0, false // overflow (ERANGE), or a syntax Go refuses
-		}
-		v = f
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-func cHasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// scanCNumber returns the longest prefix of s that strtod reads as an
-// unsigned decimal or hexadecimal floating-point number.
-func scanCNumber(s string) (string, bool, bool) {
-	at := func(i int) byte {
-		if i < len(s) {
-			return s[i]
-		}
-		return 0
-	}
-	digits := func(i int, ok func(byte) bool) int {
-		for ok(at(i)) {
-			i++
-		}
-		return i
-	}
-	if at(0) == '0' && (at(1)|0x20) == 'x' && (ctype.IsXDigit(at(2)) || (at(2) == '.' && ctype.IsXDigit(at(3)))) {
-		i := digits(2, ctype.IsXDigit)
-		if at(i) == '.' {
-			i = digits(i+1, ctype.IsXDigit)
-		}
-		if (at(i) | 0x20) == 'p' {
-			j := i + 1
-			if at(j) == '+' || at(j) == '-' {
-				j++
-			}
-			if ctype.IsDigit(at(j)) {
-				i = digits(j, ctype.IsDigit)
-			}
-		}
-		return s[:i], true, true
-	}
-	i := digits(0, ctype.IsDigit)
-	n := i
-	if at(i) == '.' {
-		j := digits(i+1, ctype.IsDigit)
-		n += j - i - 1
-		i = j
-	}
-	if n == 0 {
-		return "", false, false
-	}
-	if (at(i) | 0x20) == 'e' {
-		j := i + 1
-		if at(j) == '+' || at(j) == '-' {
-			j++
-		}
-		if ctype.IsDigit(at(j)) {
-			i = digits(j, ctype.IsDigit)
-		}
-	}
-	return s[:i], false, true
 }
 
 // parseTime parses -atime, -ctime, -mtime N (GNU's parse_time).

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfind/gfind/internal/cnum"
 	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -479,41 +480,16 @@ func TestTimeFacts(t *testing.T) {
 	}
 }
 
-// strtodTests: what GNU find 4.11 accepts as -mtime arguments (after
-// the +/- prefix), which is what glibc's strtod reads whole, short of an
-// overflow. An underflow to a subnormal is fine (gnulib's xstrtod; 4.9
-// refused it when inexact).
-var strtodTests = []struct {
-	in   string
-	want float64
-	ok   bool
-}{
-	{"1", 1, true}, {" 1", 1, true}, {"\t\v\f\r\n 1", 1, true}, {"+1", 1, true}, {"-1", -1, true},
-	{"1e1", 10, true}, {"1E0", 1, true}, {"1.e1", 10, true}, {".5", 0.5, true}, {"5.", 5, true},
-	{"0x10", 16, true}, {"0X1P0", 1, true}, {"0x.8", 0.5, true}, {"0x1.8p1", 3, true}, {"-0x1p-3", -0.125, true},
-	{"0x1p-1074", 0x1p-1074, true}, {"2.2250738585072014e-308", 2.2250738585072014e-308, true},
-	{"1e-400", 0, true}, {"1e300", 1e300, true},
-	{"inf", math.Inf(1), true}, {"INF", math.Inf(1), true}, {"-Infinity", math.Inf(-1), true},
-	{"", 0, false}, {" ", 0, false}, {"x", 0, false}, {"1x", 0, false}, {"1 ", 0, false}, {"1e", 0, false},
-	{"infin", 0, false}, {"0x", 0, false}, {"1_0", 0, false}, {".e1", 0, false}, {"0x1p", 0, false},
-	{"4.9e-324", 0x1p-1074, true}, {"2.2250738585072011e-308", 2.2250738585072011e-308, true}, {"1e-320", 1e-320, true},
-	{"1e309", 0, false}, {"-1e309", 0, false}, {"0x1p1024", 0, false},
-	{",5", 0, false}, {"1,5", 0, false}, {"+", 0, false}, {"-", 0, false}, {"- 1", 0, false}, {"--1", 0, false},
-	{"0x_1p0", 0, false}, {"1e+", 0, false}, {"nan(", 0, false}, {"nanx", 0, false},
-}
-
-func TestStrtod(t *testing.T) {
-	for _, tt := range strtodTests {
-		got, ok := cStrtod(tt.in)
-		if ok != tt.ok || (ok && got != tt.want) {
-			t.Errorf("cStrtod(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-	for _, in := range []string{"nan", "NaN", "nan()", "nan(12_ab)"} {
-		if v, ok := cStrtod(in); !ok || !math.IsNaN(v) {
-			t.Errorf("cStrtod(%q) = %v, %v; want NaN", in, v, ok)
-		}
-	}
+// timeArgSeeds seed the fuzz targets with the numbers of -mtime and
+// friends: forms strtod reads whole and forms it refuses (the table of
+// internal/cnum's TestStrtod).
+var timeArgSeeds = []string{
+	"1", " 1", "\t\v\f\r\n 1", "+1", "-1", "1e1", "1E0", "1.e1", ".5", "5.",
+	"0x10", "0X1P0", "0x.8", "0x1.8p1", "-0x1p-3", "0x1p-1074", "2.2250738585072014e-308",
+	"1e-400", "1e300", "inf", "INF", "-Infinity", "nan", "nan(12_ab)",
+	"", " ", "x", "1x", "1 ", "1e", "infin", "0x", "1_0", ".e1", "0x1p",
+	"4.9e-324", "2.2250738585072011e-308", "1e-320", "1e309", "-1e309", "0x1p1024",
+	",5", "1,5", "+", "-", "- 1", "--1", "0x_1p0", "1e+", "nan(", "nanx",
 }
 
 func TestRelativeTimestamp(t *testing.T) {
@@ -550,10 +526,10 @@ func TestRelativeTimestamp(t *testing.T) {
 }
 
 func FuzzTimeArg(f *testing.F) {
-	for _, tt := range strtodTests {
-		f.Add(tt.in)
-		f.Add("+" + tt.in)
-		f.Add("-" + tt.in)
+	for _, in := range timeArgSeeds {
+		f.Add(in)
+		f.Add("+" + in)
+		f.Add("-" + in)
 	}
 	for _, tt := range timeErrTests {
 		if len(tt.args) > 1 {
@@ -561,7 +537,7 @@ func FuzzTimeArg(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, arg string) {
-		v, ok := cStrtod(arg)
+		v, ok := cnum.Strtod(arg)
 		if ok && !math.IsNaN(v) && !strings.HasPrefix(arg, "+") && !strings.HasPrefix(arg, "-") {
 			// The prefix only picks the comparison.
 			k1, r1, _, res1 := relativeTimestamp(arg, tspec{1796014230, 250}, daySecs)
