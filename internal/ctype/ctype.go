@@ -1,7 +1,7 @@
 // Package ctype is <ctype.h> in the C locale: the character classes and
 // case mapping GNU's tools see under LC_ALL=C. The engines that must agree
-// with glibc byte for byte (fnmatch, gnuregex, getdate) and predicate's
-// number parsing share it, so that a class means one thing everywhere.
+// with glibc byte for byte (fnmatch, gnuregex, getdate, cnum's number
+// parsing) share it, so that a class means one thing everywhere.
 // Bytes above 0x7f are in no class and map to themselves. Unescape, C's
 // backslash escapes, is here for the same reason: -printf formats and
 // LS_COLORS read them alike, below output.
