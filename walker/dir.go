@@ -47,7 +47,7 @@ type dir struct {
 	linkFollowed bool // reached through a symbolic link (Entry.follow)
 	// id is the directory's identity, for loop checks. Without a stat,
 	// ino is the d_ino of its record and dev is inherited from the parent
-	// (mount points are caught by the "." check in checkDot); idExact
+	// (mount points are caught by the "." check in dotCheck); idExact
 	// says it came from a stat. Both are fixed before any child exists,
 	// so descendants read them without a lock.
 	id      fileID

@@ -48,7 +48,7 @@ func hookBeforeOpen(d *dir) {
 // directory between the read of its parent and the open. O_NOFOLLOW
 // already refuses a symbolic link put there; this catches a directory.
 // It is called only when dotIno differs from the identity recorded for
-// d (checkDot's slow path), so it costs nothing on the common path.
+// d (dotCheck's slow path), so it costs nothing on the common path.
 //
 // A mismatch is not an error when
 //   - the device differs: a mount point, whose record in the parent

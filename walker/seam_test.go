@@ -52,7 +52,7 @@ var swapCases = []struct {
 // parent and its open is reported, and nothing under what replaced it is
 // visited, in serial and parallel walks, pre- and post-order. The first
 // case is refused by O_NOFOLLOW, the others by the identity check of
-// checkDot/replaced.
+// dotCheck/replaced.
 func TestSwappedDirectory(t *testing.T) {
 	for _, tc := range swapCases {
 		for _, workers := range []int{1, 4} {
