@@ -590,8 +590,8 @@ func (r *sorter) closeRead(n *snode, fd int) {
 	closeFD(fd)
 	d.fd = -1
 	r.w.fds.open.Add(-1)
-	// The "." record matched d.id.ino (dotCheck), or statCheck made it exact; the device is
-	// only known if a stat was made.
+	// The "." record matched d.id.ino (dotCheck), or statCheck made the
+	// identity exact; the device is only known if a stat was made.
 	d.vid, d.haveVid, d.vidIno = d.id, true, !d.idExact
 	d.mu.Unlock()
 	if hookCloseRead != nil {
