@@ -120,8 +120,8 @@ func parsePrintf(p *parser, op string) error {
 	names := systemIDs()
 	n.env = printf.Env{
 		Roots:  p.roots,
-		User:   names.user,
-		Group:  names.group,
+		User:   names.User,
+		Group:  names.Group,
 		FSType: fsTypeName,
 	}
 	p.push(n)
