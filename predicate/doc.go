@@ -27,7 +27,9 @@
 //	name.go             -name -iname -path -ipath -wholename -iwholename (internal/fnmatch)
 //	typ.go link.go      -type -xtype -lname -ilname
 //	regex.go            -regex -iregex -regextype (internal/gnuregex)
-//	size.go perm.go owner.go inode.go access.go fstype.go  metadata tests
+//	size.go perm.go inode.go access.go  metadata tests
+//	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
+//	fstype.go           -fstype (internal/mounts)
 //	time.go birth_*.go  -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
 //	action.go exec.go delete.go printf.go ls.go files.go  actions
 //	files0.go finish.go -files0-from; closing files and -exec batches

@@ -3,6 +3,7 @@ package predicate
 import (
 	"strconv"
 
+	"github.com/gfind/gfind/internal/accounts"
 	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
@@ -53,7 +54,7 @@ func (p *parser) print(op string) Node {
 // "-print", so that Args parses back to it under the same Config).
 type jsonNode struct {
 	op string
-	db *idDB
+	db *accounts.DB
 }
 
 func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
@@ -90,13 +91,13 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 	b = append(b, `,"gid":`...)
 	b = strconv.AppendUint(b, uint64(st.Gid), 10)
 	b = append(b, `,"user":`...)
-	if name, ok := n.db.user(st.Uid); ok {
+	if name, ok := n.db.User(st.Uid); ok {
 		b = output.AppendJSONStringS(b, name)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"group":`...)
-	if name, ok := n.db.group(st.Gid); ok {
+	if name, ok := n.db.Group(st.Gid); ok {
 		b = output.AppendJSONStringS(b, name)
 	} else {
 		b = append(b, "null"...)

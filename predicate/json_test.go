@@ -131,10 +131,10 @@ func TestPrintJSONFiles(t *testing.T) {
 			if r.UID == nil || *r.UID != st.Uid || r.GID == nil || *r.GID != st.Gid {
 				t.Errorf("%q: uid %v gid %v, want %d %d", path, r.UID, r.GID, st.Uid, st.Gid)
 			}
-			if name, ok := systemIDs().user(st.Uid); ok != (r.User != nil) || ok && *r.User != name {
+			if name, ok := systemIDs().User(st.Uid); ok != (r.User != nil) || ok && *r.User != name {
 				t.Errorf("%q: user %v, want %q", path, r.User, name)
 			}
-			if name, ok := systemIDs().group(st.Gid); ok != (r.Group != nil) || ok && *r.Group != name {
+			if name, ok := systemIDs().Group(st.Gid); ok != (r.Group != nil) || ok && *r.Group != name {
 				t.Errorf("%q: group %v, want %q", path, r.Group, name)
 			}
 			if want := time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)); !r.Mtime.Equal(want) {

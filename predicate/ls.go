@@ -104,7 +104,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 	dst = append(dst, ' ')
 
 	names := systemIDs()
-	if name, ok := names.user(st.Uid); ok {
+	if name, ok := names.User(st.Uid); ok {
 		grow(&w.owner, len(name))
 		dst = appendLeft(dst, name, int(w.owner.Load()))
 		dst = append(dst, ' ')
@@ -116,7 +116,7 @@ func (n *lsNode) appendLine(dst []byte, e *walker.Entry, st *unix.Stat_t, s *Sta
 		dst = append(dst, ' ')
 		grow(&w.owner, len(dst)-start)
 	}
-	if name, ok := names.group(st.Gid); ok {
+	if name, ok := names.Group(st.Gid); ok {
 		grow(&w.group, len(name))
 		dst = appendLeft(dst, name, int(w.group.Load()))
 	} else {

@@ -14,16 +14,16 @@ func TestLsLines(t *testing.T) {
 	setLocalUTC(t)
 	const now = 1614834367 // 2021-03-04 05:06:07 UTC
 	names := systemIDs()
-	if n, ok := names.user(0); !ok || n != "root" {
+	if n, ok := names.User(0); !ok || n != "root" {
 		t.Skip("uid 0 is not root here")
 	}
-	if g, ok := names.group(0); !ok || g != "root" {
+	if g, ok := names.Group(0); !ok || g != "root" {
 		t.Skip("gid 0 is not root here (wheel on macOS and the BSDs)")
 	}
-	if _, ok := names.user(4242); ok {
+	if _, ok := names.User(4242); ok {
 		t.Skip("uid 4242 has a name here")
 	}
-	if _, ok := names.group(4242); ok {
+	if _, ok := names.Group(4242); ok {
 		t.Skip("gid 4242 has a name here")
 	}
 	n := &lsNode{op: "-ls", now: now, blockSize: 1024, w: newLsWidths()}
@@ -74,7 +74,7 @@ func withRdev(st unix.Stat_t, dev uint64) unix.Stat_t {
 // TestLsBlockSize checks 512-byte blocks (POSIXLY_CORRECT).
 func TestLsBlockSize(t *testing.T) {
 	setLocalUTC(t)
-	if g, ok := systemIDs().group(0); !ok || g != "root" {
+	if g, ok := systemIDs().Group(0); !ok || g != "root" {
 		t.Skip("gid 0 is not root here (wheel on macOS and the BSDs)")
 	}
 	st := unix.Stat_t{Ino: 9, Blocks: 3, Mode: unix.S_IFREG | 0o644, Nlink: 1, Size: 1500}

@@ -2,22 +2,19 @@ package predicate
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/gfind/gfind/internal/testtool"
+	"github.com/gfind/gfind/internal/accounts"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
 
-// fakeNS stands for the name service in the tests of idDB's use of it
+// fakeNS stands for the name service in the tests of the account
+// database's use of it
 // (the real NSS modules are tested in cmd/gfind's TestNameService): it
 // knows the accounts in its maps and counts each question.
 type fakeNS struct {
@@ -46,13 +43,13 @@ func (f *fakeNS) questions() []string {
 	return slices.Clone(f.asked)
 }
 
-func (f *fakeNS) userName(uid uint32) (string, bool) {
+func (f *fakeNS) UserName(uid uint32) (string, bool) {
 	f.ask(fmt.Sprint("uid ", uid))
 	n, ok := f.users[uid]
 	return n, ok
 }
 
-func (f *fakeNS) groupName(gid uint32) (string, bool) {
+func (f *fakeNS) GroupName(gid uint32) (string, bool) {
 	f.ask(fmt.Sprint("gid ", gid))
 	n, ok := f.groups[gid]
 	return n, ok
@@ -67,22 +64,21 @@ func byName(m map[uint32]string, name string) (uint32, bool) {
 	return 0, false
 }
 
-func (f *fakeNS) userID(name string) (uint32, bool) {
+func (f *fakeNS) UserID(name string) (uint32, bool) {
 	f.ask("user " + name)
 	return byName(f.users, name)
 }
 
-func (f *fakeNS) groupID(name string) (uint32, bool) {
+func (f *fakeNS) GroupID(name string) (uint32, bool) {
 	f.ask("group " + name)
 	return byName(f.groups, name)
 }
 
 // withTestNS is withTestIDs with ns as the name service behind the
 // files.
-func withTestNS(t *testing.T, ns nameService) {
+func withTestNS(t *testing.T, ns accounts.NameService) {
 	t.Helper()
-	withTestIDs(t)
-	ids.ns = ns
+	useTestIDs(t, ns)
 }
 
 func newFakeNS() *fakeNS {
@@ -202,7 +198,7 @@ func TestNameServiceOnce(t *testing.T) {
 	// asking, so the others come while it is still under way.
 	ns.hold = func(string) { started.Wait() }
 	withTestNS(t, ns)
-	db := ids
+	db := systemIDs()
 	var done sync.WaitGroup
 	names := make([]string, workers)
 	for i := range workers {
@@ -210,8 +206,8 @@ func TestNameServiceOnce(t *testing.T) {
 		go func() {
 			defer done.Done()
 			started.Done()
-			names[i], _ = db.user(4242)
-			if _, ok := db.group(9999); ok {
+			names[i], _ = db.User(4242)
+			if _, ok := db.Group(9999); ok {
 				t.Error("gid 9999 has a name")
 			}
 		}()
@@ -224,148 +220,5 @@ func TestNameServiceOnce(t *testing.T) {
 	}
 	if got, want := ns.questions(), []string{"uid 4242", "gid 9999"}; !slices.Equal(got, want) {
 		t.Errorf("asked %q, want %q", got, want)
-	}
-}
-
-// fakeGetent is a shell script standing for getent in the tests of the
-// protocol: it logs its arguments (after argv[0], which a script cannot
-// see) and prints what a key calls for.
-const fakeGetent = `#!/bin/sh
-printf '%s|' "$@" >>"$0.log"; echo >>"$0.log"
-case "$3" in
-4242|alice) echo 'alice:x:4242:4343:Alice:/home/alice:/bin/sh' ;;
-4343|staffx) echo 'staffx:x:4343:' ;;
--dash) echo 'dash:x:77:77::/:' ;;
-ALICE) echo 'alice:x:4242:4343::/:' ;;
-1) echo 'other:x:99:99::/:' ;;
-short) echo 'short:x:5' ;;
-big) printf 'big:x:6:'; head -c 200000 /dev/zero | tr '\0' m; echo ;;
-cut) head -c 4090 /dev/zero | tr '\0' n; echo ':x:123456:' ;;
-fail) echo 'fail:x:8:8::/:'; exit 2 ;;
-text) echo 'text:x:abc:' ;;
-2) printf 'two:x:2:\nextra:x:3:\n' ;;
-*) exit 2 ;;
-esac
-`
-
-// TestGetentProtocol: the arguments getent gets, and what of its output
-// is believed.
-func TestGetentProtocol(t *testing.T) {
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "getent")
-	if err := os.WriteFile(prog, []byte(fakeGetent), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	g := getentNS{path: func() string { return prog }}
-	log := func() []string {
-		b, _ := os.ReadFile(prog + ".log")
-		os.Remove(prog + ".log")
-		return strings.Fields(string(b))
-	}
-	for _, tt := range []struct {
-		kind, key string
-		want      getentAnswer
-		argv      []string
-	}{
-		{"uid", "4242", getentAnswer{"alice", 0, true}, []string{"passwd|--|4242|"}},
-		{"gid", "4343", getentAnswer{"staffx", 0, true}, []string{"group|--|4343|"}},
-		{"user", "alice", getentAnswer{"", 4242, true}, []string{"passwd|--|alice|"}},
-		{"group", "staffx", getentAnswer{"", 4343, true}, []string{"group|--|staffx|"}},
-		{"user", "-dash", getentAnswer{"", 77, true}, []string{"passwd|--|-dash|"}},
-		// The id of the entry, whatever name it has (canonicalized).
-		{"user", "ALICE", getentAnswer{"", 4242, true}, []string{"passwd|--|ALICE|"}},
-		// Another id than asked for: not believed.
-		{"uid", "1", getentAnswer{}, []string{"passwd|--|1|"}},
-		// Only the first line counts.
-		{"gid", "2", getentAnswer{"two", 0, true}, []string{"group|--|2|"}},
-		{"user", "short", getentAnswer{}, []string{"passwd|--|short|"}},
-		{"user", "big", getentAnswer{"", 6, true}, []string{"passwd|--|big|"}},
-		{"user", "cut", getentAnswer{}, []string{"passwd|--|cut|"}},
-		{"user", "fail", getentAnswer{}, []string{"passwd|--|fail|"}},
-		{"user", "text", getentAnswer{}, []string{"passwd|--|text|"}},
-		{"user", "nosuch", getentAnswer{}, []string{"passwd|--|nosuch|"}},
-		// Names getent would take as ids are not asked at all.
-		{"user", "4242", getentAnswer{}, nil},
-		{"user", "+1", getentAnswer{}, nil},
-		{"group", " 2", getentAnswer{}, nil},
-		{"user", "", getentAnswer{}, nil},
-	} {
-		var got getentAnswer
-		id, _ := strconv.ParseUint(tt.key, 10, 32)
-		switch tt.kind {
-		case "uid":
-			got.name, got.ok = g.userName(uint32(id))
-		case "gid":
-			got.name, got.ok = g.groupName(uint32(id))
-		case "user":
-			got.id, got.ok = g.userID(tt.key)
-		case "group":
-			got.id, got.ok = g.groupID(tt.key)
-		}
-		if got != tt.want {
-			t.Errorf("%s %q: %+v, want %+v", tt.kind, tt.key, got, tt.want)
-		}
-		if ran := log(); !slices.Equal(ran, tt.argv) {
-			t.Errorf("%s %q ran %q, want %q", tt.kind, tt.key, ran, tt.argv)
-		}
-	}
-
-	none := getentNS{path: func() string { return "" }}
-	if n, ok := none.userName(0); ok {
-		t.Errorf("without getent uid 0 is %q", n)
-	}
-	missing := getentNS{path: func() string { return filepath.Join(dir, "nosuch") }}
-	if _, ok := missing.userID("alice"); ok {
-		t.Error("a getent that cannot run named alice")
-	}
-}
-
-// A getentAnswer is what one getentNS method returned.
-type getentAnswer struct {
-	name string
-	id   uint32
-	ok   bool
-}
-
-// rootGroup is the name of group 0: root on Linux, wheel on the BSDs.
-var rootGroup = map[bool]string{true: "root", false: "wheel"}[runtime.GOOS == "linux"]
-
-// TestGetentSystem asks the system's getent about root, whom every
-// Unix has: the path is found and the real output parsed.
-func TestGetentSystem(t *testing.T) {
-	if runtime.GOOS == "darwin" {
-		t.Skip("macOS has no getent(1); its names come through os/user (nss_libc.go)")
-	}
-	if getentPath() == "" {
-		testtool.Missing(t, "getent", "libc-bin", nil)
-	}
-	g := newGetentNS()
-	if n, ok := g.userName(0); !ok || n != "root" {
-		t.Errorf("uid 0: %q %v", n, ok)
-	}
-	if n, ok := g.groupName(0); !ok || n != rootGroup {
-		t.Errorf("gid 0: %q %v, want %q", n, ok, rootGroup)
-	}
-	if id, ok := g.userID("root"); !ok || id != 0 {
-		t.Errorf("user root: %d %v", id, ok)
-	}
-	if id, ok := g.groupID(rootGroup); !ok || id != 0 {
-		t.Errorf("group %s: %d %v", rootGroup, id, ok)
-	}
-	if id, ok := g.userID("gfind-no-such-user"); ok {
-		t.Errorf("gfind-no-such-user has uid %d", id)
-	}
-}
-
-func TestGetentNumeric(t *testing.T) {
-	for key, want := range map[string]bool{
-		"0": true, "007": true, "+1": true, "-1": true, " 1": true, "\t\n 42": true,
-		"99999999999999999999": true,
-		"":                     false, " ": false, "+": false, "-": false, "1a": false, "a1": false,
-		"1 ": false, "+-1": false, "alice": false, "0x10": false,
-	} {
-		if got := getentNumeric(key); got != want {
-			t.Errorf("getentNumeric(%q) = %v, want %v", key, got, want)
-		}
 	}
 }

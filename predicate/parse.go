@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfind/gfind/internal/accounts"
 	"github.com/gfind/gfind/internal/fnmatch"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -156,11 +157,10 @@ func Parse(args []string, cfg Config) (*Command, error) {
 	if cfg.Now.IsZero() {
 		cfg.Now = time.Now()
 	}
-	// A name service lookup that hangs (nss.go) is reported as a
+	// A name service lookup that hangs (internal/accounts) is reported as a
 	// warning, whether it happens now or during the walk.
 	warn, quote := cfg.Warn, cfg.Quote
-	report := func(db, key string, limit time.Duration) { warn(getentHung(db, key, limit, quote)) }
-	nssReport.Store(&report)
+	accounts.SetReport(func(db, key string, limit time.Duration) { warn(accounts.HangMessage(db, key, limit, quote)) })
 	p := &parser{cfg: cfg, args: args, warnings: cfg.Warnings}
 	p.walk = walker.Options{Follow: cfg.Follow, MaxDepth: -1}
 	for p.i < len(args) && !looksLikeExpression(args[p.i], true) {

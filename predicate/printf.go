@@ -3,6 +3,7 @@ package predicate
 import (
 	"sync"
 
+	"github.com/gfind/gfind/internal/mounts"
 	"github.com/gfind/gfind/internal/printf"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -120,8 +121,8 @@ func parsePrintf(p *parser, op string) error {
 	names := systemIDs()
 	n.env = printf.Env{
 		Roots:  p.roots,
-		User:   names.user,
-		Group:  names.group,
+		User:   names.User,
+		Group:  names.Group,
 		FSType: fsTypeName,
 	}
 	p.push(n)
@@ -129,7 +130,7 @@ func parsePrintf(p *parser, op string) error {
 }
 
 // fsTypeName is %F: the type of the file system holding the file, from
-// the mount table (fstype.go).
+// the mount table (internal/mounts).
 func fsTypeName(e *walker.Entry, st *unix.Stat_t) string {
-	return fsTypeOf(mounts(), uint64(st.Dev))
+	return mounts.System().Type(uint64(st.Dev))
 }

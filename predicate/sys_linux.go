@@ -12,9 +12,9 @@ import (
 // This file and its siblings for the other systems (sys_bsd.go and
 // sys_<os>.go, xattr_<os>.go) are predicate's whole boundary with the
 // operating system: the calls relative to a directory descriptor, the
-// errno values that differ, the birth time, the -exec argument limit,
-// the mount table and the extended attributes. Everything else in the
-// package builds unchanged on every Unix.
+// errno values that differ, the birth time, the -exec argument limit
+// and the extended attributes (the mount table is internal/mounts').
+// Everything else in the package builds unchanged on every Unix.
 
 // Errno values that differ between systems.
 const (
@@ -238,21 +238,3 @@ var haveProcFD = sync.OnceValue(func() bool {
 	_, err := os.Stat("/proc/self/fd")
 	return err == nil
 })
-
-// readMounts fills m from /proc/self/mountinfo, whose device numbers are
-// the kernel's own. Without it, as gnulib's read_file_system_list, it
-// reads the mtab and stats each mount point.
-func readMounts(m *mountTable) error {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err == nil {
-		parseMountinfo(data, m)
-		return nil
-	}
-	if data, err = os.ReadFile("/proc/self/mounts"); err != nil {
-		if data, err = os.ReadFile("/etc/mtab"); err != nil {
-			return err
-		}
-	}
-	parseMtab(data, m)
-	return nil
-}

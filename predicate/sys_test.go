@@ -54,23 +54,6 @@ func TestRmdirAfterUnlink(t *testing.T) {
 	}
 }
 
-// TestMountsKnowRoot: the system's mount table (readMounts in
-// sys_<os>.go) reads and lists the file system of "/" with a type.
-func TestMountsKnowRoot(t *testing.T) {
-	m := mounts()
-	if m.err != nil {
-		t.Fatalf("reading the mount table: %v", m.err)
-	}
-	var st unix.Stat_t
-	if err := unix.Stat("/", &st); err != nil {
-		t.Fatal(err)
-	}
-	typ := fsTypeOf(m, uint64(st.Dev))
-	if typ == "unknown" || !m.names[typ] {
-		t.Errorf("the root's file system has type %q; table %v", typ, m.types)
-	}
-}
-
 // TestDirEmptyAt: -empty, through dirEmptyAt (sys_<os>.go), on a walk:
 // an empty directory is, one with a name in it is not, and a link to an
 // empty directory is not (under -P).

@@ -1,6 +1,6 @@
 //go:build (cgo || darwin) && !osusergo
 
-package predicate
+package accounts
 
 import (
 	"os/user"
@@ -16,13 +16,13 @@ import (
 // question, which a tree owned by thousands of directory users would
 // feel), and names made of digits are looked up as names, which getent
 // cannot do.
-func systemNameService() nameService { return osUserNS{} }
+func systemNameService() NameService { return osUserNS{} }
 
 // osUserNS answers through os/user; any error (not found, or a failing
 // source) is "unknown", as a NULL from getpwuid is for GNU find.
 type osUserNS struct{}
 
-func (osUserNS) userName(uid uint32) (string, bool) {
+func (osUserNS) UserName(uid uint32) (string, bool) {
 	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
 	if err != nil {
 		return "", false
@@ -30,7 +30,7 @@ func (osUserNS) userName(uid uint32) (string, bool) {
 	return u.Username, true
 }
 
-func (osUserNS) groupName(gid uint32) (string, bool) {
+func (osUserNS) GroupName(gid uint32) (string, bool) {
 	g, err := user.LookupGroupId(strconv.FormatUint(uint64(gid), 10))
 	if err != nil {
 		return "", false
@@ -38,7 +38,7 @@ func (osUserNS) groupName(gid uint32) (string, bool) {
 	return g.Name, true
 }
 
-func (osUserNS) userID(name string) (uint32, bool) {
+func (osUserNS) UserID(name string) (uint32, bool) {
 	u, err := user.Lookup(name)
 	if err != nil {
 		return 0, false
@@ -46,7 +46,7 @@ func (osUserNS) userID(name string) (uint32, bool) {
 	return parseID(u.Uid)
 }
 
-func (osUserNS) groupID(name string) (uint32, bool) {
+func (osUserNS) GroupID(name string) (uint32, bool) {
 	g, err := user.LookupGroup(name)
 	if err != nil {
 		return 0, false

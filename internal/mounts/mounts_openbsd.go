@@ -1,13 +1,10 @@
-//go:build darwin || freebsd
-
-package predicate
+package mounts
 
 import "golang.org/x/sys/unix"
 
-// mountList is getfsstat(2)'s list, not waiting for a file system that
-// does not answer (MNT_NOWAIT), as getmntinfo(3) does by default. macOS
-// and FreeBSD spell struct statfs alike; OpenBSD and NetBSD have their
-// own (sys_<os>.go).
+// mountList is getfsstat(2)'s list (OpenBSD's struct statfs spells its
+// fields f_mntonname and f_fstypename in Go too), not waiting for a file
+// system that does not answer (MNT_NOWAIT).
 func mountList() ([]mountEntry, error) {
 	n, err := unix.Getfsstat(nil, unix.MNT_NOWAIT)
 	if err != nil {
@@ -19,7 +16,7 @@ func mountList() ([]mountEntry, error) {
 	}
 	list := make([]mountEntry, 0, n)
 	for i := range buf[:n] {
-		list = append(list, mountEntry{cstring(buf[i].Mntonname[:]), cstring(buf[i].Fstypename[:])})
+		list = append(list, mountEntry{cstring(buf[i].F_mntonname[:]), cstring(buf[i].F_fstypename[:])})
 	}
 	return list, nil
 }

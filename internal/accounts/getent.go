@@ -1,4 +1,4 @@
-package predicate
+package accounts
 
 import (
 	"context"
@@ -13,20 +13,20 @@ import (
 	"time"
 )
 
-// nameService answers what /etc/passwd and /etc/group do not know: the
+// A NameService answers what /etc/passwd and /etc/group do not know: the
 // system's other account sources (LDAP, SSSD, systemd's users...) as the
 // C library's NSS configuration names them, which is where GNU find's
 // getpwuid and getpwnam look. Workers may call it at the same time;
-// idDB asks it each question at most once.
+// DB asks it each question at most once.
 //
-// Which one a build uses is systemNameService's choice (nss_libc.go,
-// nss_getent.go): os/user where it goes through the C library, getent(1)
+// Which one a build uses is systemNameService's choice (ns_libc.go,
+// ns_getent.go): os/user where it goes through the C library, getent(1)
 // where os/user only reads the files.
-type nameService interface {
-	userName(uid uint32) (string, bool)
-	groupName(gid uint32) (string, bool)
-	userID(name string) (uint32, bool)
-	groupID(name string) (uint32, bool)
+type NameService interface {
+	UserName(uid uint32) (string, bool)
+	GroupName(gid uint32) (string, bool)
+	UserID(name string) (uint32, bool)
+	GroupID(name string) (uint32, bool)
 }
 
 // getentNS asks getent(1): one process per question, which resolves it
@@ -34,7 +34,7 @@ type nameService interface {
 // (no getent, an exit status other than 0, output that is not an entry)
 // is "unknown", as a NULL from getpwuid is for GNU find.
 //
-// A run that outlasts the time limit is killed, reported (getentHung),
+// A run that outlasts the time limit is killed, reported (SetReport),
 // and unknown too: getent hangs when an NSS module does (an LDAP server
 // that accepts connections but never answers, with no time limit of
 // its own), where GNU find would hang in getpwnam for ever. The name
@@ -49,7 +49,7 @@ type getentNS struct {
 	// getentNS).
 	hung *atomic.Bool
 	// report, when set, is told about the run that timed out, in place
-	// of nssReport's (tests).
+	// of SetReport's function (tests).
 	report func(db, key string, limit time.Duration)
 }
 
@@ -66,26 +66,38 @@ const getentTimeout = 10 * time.Second
 // stops reading it.
 const getentKillDelay = time.Second
 
-// nssReport is where getentNS reports a run that timed out: the last
-// Parse's Config.Warn (the account database is the process's, and so
-// is this). Nil: nowhere.
-var nssReport atomic.Pointer[func(db, key string, limit time.Duration)]
+// report is where getentNS reports a run that timed out: SetReport's
+// function. Nil: nowhere.
+var report atomic.Pointer[func(db, key string, limit time.Duration)]
+
+// SetReport makes f the function told about a getent run that timed
+// out, for the rest of the process or until the next SetReport (the
+// database is the process's, and so is this): the database ("passwd"
+// or "group"), the key asked for and the time limit. HangMessage words
+// it.
+func SetReport(f func(db, key string, limit time.Duration)) { report.Store(&f) }
+
+// Getent is the name service of getent(1) at path, each run limited to
+// timeout (0: ten seconds), as the static build asks it.
+func Getent(path string, timeout time.Duration) NameService {
+	return getentNS{path: func() string { return path }, timeout: timeout, hung: new(atomic.Bool)}
+}
 
 func newGetentNS() getentNS { return getentNS{path: getentPath, hung: new(atomic.Bool)} }
 
-func (g getentNS) userName(uid uint32) (string, bool) {
+func (g getentNS) UserName(uid uint32) (string, bool) {
 	return g.byID("passwd", uid)
 }
 
-func (g getentNS) groupName(gid uint32) (string, bool) {
+func (g getentNS) GroupName(gid uint32) (string, bool) {
 	return g.byID("group", gid)
 }
 
-func (g getentNS) userID(name string) (uint32, bool) {
+func (g getentNS) UserID(name string) (uint32, bool) {
 	return g.byName("passwd", name)
 }
 
-func (g getentNS) groupID(name string) (uint32, bool) {
+func (g getentNS) GroupID(name string) (uint32, bool) {
 	return g.byName("group", name)
 }
 
@@ -180,21 +192,21 @@ func (g getentNS) timedOut(db, key string, limit time.Duration) {
 	if g.hung != nil && g.hung.Swap(true) {
 		return
 	}
-	report := g.report
-	if report == nil {
-		if f := nssReport.Load(); f != nil {
-			report = *f
+	tell := g.report
+	if tell == nil {
+		if f := report.Load(); f != nil {
+			tell = *f
 		}
 	}
-	if report != nil {
-		report(db, key, limit)
+	if tell != nil {
+		tell(db, key, limit)
 	}
 }
 
-// getentHung is the diagnostic about a getent run that timed out, in
+// HangMessage is the diagnostic about a getent run that timed out, in
 // GNU's style: what was asked, with key quoted by quote, and what
 // follows.
-func getentHung(db, key string, limit time.Duration, quote func(string) string) string {
+func HangMessage(db, key string, limit time.Duration, quote func(string) string) string {
 	return fmt.Sprintf("getent %s %s did not answer within %v: taken as unknown, and the name service is not asked again", db, quote(key), limit)
 }
 

@@ -1,0 +1,25 @@
+//go:build darwin || freebsd
+
+package mounts
+
+import "golang.org/x/sys/unix"
+
+// mountList is getfsstat(2)'s list, not waiting for a file system that
+// does not answer (MNT_NOWAIT), as getmntinfo(3) does by default. macOS
+// and FreeBSD spell struct statfs alike; OpenBSD and NetBSD have their
+// own (mounts_<os>.go).
+func mountList() ([]mountEntry, error) {
+	n, err := unix.Getfsstat(nil, unix.MNT_NOWAIT)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]unix.Statfs_t, n+8) // room for mounts made meanwhile
+	if n, err = unix.Getfsstat(buf, unix.MNT_NOWAIT); err != nil {
+		return nil, err
+	}
+	list := make([]mountEntry, 0, n)
+	for i := range buf[:n] {
+		list = append(list, mountEntry{cstring(buf[i].Mntonname[:]), cstring(buf[i].Fstypename[:])})
+	}
+	return list, nil
+}
