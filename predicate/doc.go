@@ -33,6 +33,7 @@
 //	time.go birth_*.go  -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
 //	action.go exec.go delete.go printf.go ls.go files.go  actions
 //	files0.go finish.go -files0-from; closing files and -exec batches
+//	quit.go num.go      -quit's gate; +N, -N and N arguments
 //
 // gfind's extras (opt-in; none changes a GNU command line):
 //
@@ -42,6 +43,13 @@
 //	limit.go older.go   -limit N; -older, -newer-than DURATION
 //	delete.go           also -delete-dry-run, --dry-run, --no-preserve-root
 //	gitignore.go        -gitignored, --gitignore (internal/gitignore)
+//	fsmeta.go xattr_*.go  -xattr -xattrname -acl -capable -sparse
+//	hidden.go unique.go -hidden -nohidden; -unique
+//
+// The OS boundary: sys_linux.go, sys_bsd.go (macOS and the BSDs) and
+// sys_<os>.go hold the calls and errno values that differ per system;
+// xattr_<os>.go (xattr_extattr.go: FreeBSD and NetBSD) the extended
+// attributes. Everything else builds everywhere.
 //
 // Patterns for -name, -path and friends use gfind's own POSIX
 // fnmatch (internal/fnmatch): GNU find passes no FNM_PATHNAME and no
