@@ -260,7 +260,10 @@ func parseClass(body string) (neg string, items []classRange) {
 			}
 			hi, size := utf8.DecodeRuneInString(body[i:])
 			i += size
-			items[len(items)-1].hi = hi // last was pushed alone
+			// last was pushed alone. A reversed range ("a-0") matches
+			// nothing in doublestar but its low end, which the matcher
+			// has already tried alone: it reads as that end.
+			items[len(items)-1].hi = max(hi, last)
 			last = utf8.MaxRune
 			continue
 		}

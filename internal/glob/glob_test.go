@@ -71,6 +71,15 @@ var matchCases = []struct {
 	{"A[!X]B", "acb", true, true},
 	{"[^a-c].txt", "b.txt", false, false},
 	{"[a-]", "-", false, true},
+	// A reversed range matches its low end only, as doublestar reads it:
+	// with its case variants under fold, and never '/'.
+	{"[a-0]", "a", false, true},
+	{"[a-0]", "0", false, false},
+	{"[a-0]", "5", false, false},
+	{"[a-0]", "A", true, true},
+	{"[A-0]", "a", true, true},
+	{"x[/-.]y", "x/y", false, false},
+	{"x[/-.]y", "x.y", false, false},
 	{"[\\]]", "]", false, true},
 	{"[é-ê]", "ê", false, true},
 	// Escapes.
