@@ -32,14 +32,7 @@ func (n *accessNode) Facts() Facts {
 
 func (n *accessNode) Args() []string { return []string{n.op} }
 
-func parseAccess(p *parser, op string) error {
-	mode := uint32(unix.R_OK)
-	switch op {
-	case "-writable":
-		mode = unix.W_OK
-	case "-executable":
-		mode = unix.X_OK
-	}
-	p.push(&accessNode{op: op, mode: mode})
+func parseAccess(p *parser, op string, v variant) error {
+	p.push(&accessNode{op: op, mode: uint32(v)})
 	return nil
 }

@@ -20,8 +20,8 @@ import (
 
 // parseColor is -color and -nocolor: colors on or off for the -print and
 // -ls actions, wherever it stands (applyColor).
-func parseColor(p *parser, op string) error {
-	p.cfg.Color = op == "-color"
+func parseColor(p *parser, op string, v variant) error {
+	p.cfg.Color = v&on != 0
 	return nil
 }
 

@@ -38,10 +38,10 @@ type drySet struct {
 	paths map[string]struct{}
 }
 
-func parseDelete(p *parser, op string) error {
+func parseDelete(p *parser, op string, v variant) error {
 	p.walk.PostOrder = true // -delete implies -depth
 	n := &deleteNode{op: op}
-	if op == "-delete-dry-run" || p.cfg.DryRun {
+	if v&dryRun != 0 || p.cfg.DryRun {
 		// One set for the whole command line: what one -delete removes
 		// empties a directory for another.
 		for _, t := range p.toks {

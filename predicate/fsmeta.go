@@ -218,8 +218,8 @@ func (n *metaNode) Args() []string {
 // parseMeta is -xattr, -xattrname NAME, -acl and -capable. NAME is not
 // checked: as in bfs, a name the kernel refuses (no namespace prefix:
 // ENOTSUP) matches nothing, and one too long is an error on each file.
-func parseMeta(p *parser, op string) error {
-	n := &metaNode{kind: metaKind(slices.Index(metaOps[:], op))}
+func parseMeta(p *parser, op string, v variant) error {
+	n := &metaNode{kind: metaKind(v)}
 	if n.kind == metaXattrName {
 		name, err := p.arg(op)
 		if err != nil {
@@ -255,7 +255,7 @@ func (sparseNode) Facts() Facts {
 
 func (sparseNode) Args() []string { return []string{"-sparse"} }
 
-func parseSparse(p *parser, op string) error {
+func parseSparse(p *parser, op string, _ variant) error {
 	p.push(sparseNode{})
 	return nil
 }

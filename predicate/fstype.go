@@ -43,7 +43,7 @@ func (n *fstypeNode) Facts() Facts {
 
 func (n *fstypeNode) Args() []string { return []string{"-fstype", n.typ} }
 
-func parseFstype(p *parser, op string) error {
+func parseFstype(p *parser, op string, _ variant) error {
 	typ, err := p.arg(op)
 	if err != nil {
 		return err

@@ -58,12 +58,12 @@ func (n *inodeNumNode) Facts() Facts {
 
 func (n *inodeNumNode) Args() []string { return []string{n.op, n.arg} }
 
-func parseInodeNum(p *parser, op string) error {
+func parseInodeNum(p *parser, op string, v variant) error {
 	num, arg, err := p.numArg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&inodeNumNode{op: op, arg: arg, num: num, inum: op == "-inum"})
+	p.push(&inodeNumNode{op: op, arg: arg, num: num, inum: v&inodeNum != 0})
 	return nil
 }
 
@@ -91,7 +91,7 @@ func (n *samefileNode) Facts() Facts {
 
 func (n *samefileNode) Args() []string { return []string{"-samefile", n.arg} }
 
-func parseSamefile(p *parser, op string) error {
+func parseSamefile(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ import (
 // and the record has path, depth and, when d_type gave it, type only.
 // -printjson is, like -print, always true.
 
-func parsePrintjson(p *parser, op string) error {
+func parsePrintjson(p *parser, op string, _ variant) error {
 	p.push(&jsonNode{op: op, db: systemIDs()})
 	return nil
 }

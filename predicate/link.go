@@ -47,12 +47,12 @@ func (n *lnameNode) Facts() Facts {
 
 func (n *lnameNode) Args() []string { return []string{n.op, n.pat} }
 
-func parseLname(p *parser, op string) error {
+func parseLname(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&lnameNode{op: op, pat: pat, g: fnmatch.Compile(pat, op == "-ilname")})
+	p.push(&lnameNode{op: op, pat: pat, g: fnmatch.Compile(pat, v&foldCase != 0)})
 	return nil
 }
 
@@ -125,8 +125,8 @@ func (n *xtypeNode) Args() []string { return []string{"-xtype", n.arg} }
 // parseXtype reads the letters with parseType, which gives GNU's
 // messages with the name of the primary, then turns the -type node it
 // pushed into an -xtype node.
-func parseXtype(p *parser, op string) error {
-	if err := parseType(p, op); err != nil {
+func parseXtype(p *parser, op string, v variant) error {
+	if err := parseType(p, op, v); err != nil {
 		return err
 	}
 	last := &p.toks[len(p.toks)-1]

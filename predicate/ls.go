@@ -265,12 +265,12 @@ func (n *lsNode) Args() []string {
 
 func (n *lsNode) outputFile() *outFile { return n.file }
 
-func parseLs(p *parser, op string) error {
+func parseLs(p *parser, op string, v variant) error {
 	n := &lsNode{op: op, now: p.cfg.Now.Unix(), blockSize: 1024}
 	if _, posix := os.LookupEnv("POSIXLY_CORRECT"); posix {
 		n.blockSize = 512
 	}
-	if op == "-fls" {
+	if v&toFile != 0 {
 		name, err := p.arg(op)
 		if err != nil {
 			return err

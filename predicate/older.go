@@ -95,7 +95,7 @@ func formatDuration(secs int64) string {
 	return string(b)
 }
 
-func parseOlder(p *parser, op string) error {
+func parseOlder(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func parseOlder(p *parser, op string) error {
 	}
 	now := p.cfg.Now
 	ref := tspec{now.Unix() - secs, int64(now.Nanosecond())}
-	p.push(&olderNode{op: op, arg: arg, ref: ref, older: op == "-older"})
+	p.push(&olderNode{op: op, arg: arg, ref: ref, older: v&olderThan != 0})
 	return nil
 }
 

@@ -101,12 +101,12 @@ func (n *noOwnerNode) Args() []string {
 	return []string{"-nouser"}
 }
 
-func parseUser(p *parser, op string) error {
+func parseUser(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	group := op == "-group"
+	group := v&ofGroup != 0
 	db := systemIDs()
 	lookup := db.UID
 	if group {
@@ -133,17 +133,17 @@ func parseUser(p *parser, op string) error {
 	return nil
 }
 
-func parseUID(p *parser, op string) error {
+func parseUID(p *parser, op string, v variant) error {
 	num, arg, err := p.numArg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&idNumNode{op: op, arg: arg, num: num, group: op == "-gid"})
+	p.push(&idNumNode{op: op, arg: arg, num: num, group: v&ofGroup != 0})
 	return nil
 }
 
-func parseNouser(p *parser, op string) error {
-	p.push(&noOwnerNode{group: op == "-nogroup", db: systemIDs()})
+func parseNouser(p *parser, op string, v variant) error {
+	p.push(&noOwnerNode{group: v&ofGroup != 0, db: systemIDs()})
 	return nil
 }
 

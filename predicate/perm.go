@@ -80,7 +80,7 @@ func (n *permNode) Facts() Facts {
 
 func (n *permNode) Args() []string { return []string{"-perm", n.arg} }
 
-func parsePerm(p *parser, op string) error {
+func parsePerm(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err

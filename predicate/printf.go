@@ -90,9 +90,9 @@ func (n *printfNode) Args() []string {
 
 func (n *printfNode) outputFile() *outFile { return n.file }
 
-func parsePrintf(p *parser, op string) error {
+func parsePrintf(p *parser, op string, v variant) error {
 	n := &printfNode{op: op}
-	if op == "-fprintf" {
+	if v&toFile != 0 {
 		name, err := p.arg(op)
 		if err != nil {
 			return err

@@ -72,7 +72,7 @@ func sizeUnit(c byte) (uint64, bool) {
 	return 0, false
 }
 
-func parseSize(p *parser, op string) error {
+func parseSize(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func (emptyNode) Facts() Facts {
 
 func (emptyNode) Args() []string { return []string{"-empty"} }
 
-func parseEmpty(p *parser, op string) error {
+func parseEmpty(p *parser, op string, _ variant) error {
 	p.push(emptyNode{})
 	return nil
 }

@@ -35,7 +35,7 @@ import (
 // parseDaystart is -daystart, which acts through the parser: the time
 // tests after it look for it in the token list (see curDayStart). GNU
 // never undoes it.
-func parseDaystart(p *parser, op string) error { return nil }
+func parseDaystart(p *parser, op string, _ variant) error { return nil }
 
 const daySecs = 86400
 
@@ -333,7 +333,7 @@ func cvtTimeT(f float64) int64 {
 }
 
 // parseTime parses -atime, -ctime, -mtime N (GNU's parse_time).
-func parseTime(p *parser, op string) error {
+func parseTime(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -343,21 +343,21 @@ func parseTime(p *parser, op string) error {
 		// "-N" counts from the end of the day, less a second.
 		origin.sec += daySecs - 1
 	}
-	return p.pushTime(op, arg, origin, daySecs, "days")
+	return p.pushTime(op, byte(v), arg, origin, daySecs, "days")
 }
 
 // parseMin parses -amin, -cmin, -mmin N (GNU's do_parse_xmin).
-func parseMin(p *parser, op string) error {
+func parseMin(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
 	}
 	origin := p.curDayStart()
 	origin.sec += daySecs
-	return p.pushTime(op, arg, origin, 60, "minutes")
+	return p.pushTime(op, byte(v), arg, origin, 60, "minutes")
 }
 
-func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units string) error {
+func (p *parser) pushTime(op string, field byte, arg string, origin tspec, perUnit float64, units string) error {
 	kind, ref, num, res := relativeTimestamp(arg, origin, perUnit)
 	switch res {
 	case relInvalid:
@@ -367,13 +367,13 @@ func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units s
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s %s to a number of seconds", num, units)
 	}
-	p.push(&timeNode{op: op, arg: arg, field: op[1], kind: kind, ref: ref, window: perUnit,
+	p.push(&timeNode{op: op, arg: arg, field: field, kind: kind, ref: ref, window: perUnit,
 		prob: p.timestampProb(ref.sec)})
 	return nil
 }
 
 // parseUsed parses -used N, relative to 0 as GNU's parse_used does.
-func parseUsed(p *parser, op string) error {
+func parseUsed(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -394,7 +394,7 @@ func parseUsed(p *parser, op string) error {
 // parseNewer parses -newer, -anewer and -cnewer FILE: the file's
 // modification time is the reference for the entry's mtime, atime or
 // ctime.
-func parseNewer(p *parser, op string) error {
+func parseNewer(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -403,18 +403,14 @@ func parseNewer(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	x := byte('m')
-	if op != "-newer" {
-		x = op[1]
-	}
 	ref := statTime(st, 'm')
-	p.push(&newerNode{op: op, arg: arg, x: x, ref: ref, prob: p.timestampProb(ref.sec)})
+	p.push(&newerNode{op: op, arg: arg, x: byte(v), ref: ref, prob: p.timestampProb(ref.sec)})
 	return nil
 }
 
 // parseNewerXY parses -newerXY REF (GNU's parse_newerXY): X is the
 // entry's timestamp, Y the reference's, or t for a date.
-func parseNewerXY(p *parser, op string) error {
+func parseNewerXY(p *parser, op string, _ variant) error {
 	x, y := op[6], op[7]
 	if !birthTimeSupported && (x == 'B' || y == 'B') {
 		return &ParseError{Msg: "This system does not provide a way to find the birth time of a file.",
