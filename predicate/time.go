@@ -357,7 +357,7 @@ func parseMin(p *parser, op string, v variant) error {
 	return p.pushTime(op, byte(v), arg, origin, 60, "minutes")
 }
 
-func (p *parser) pushTime(op string, field byte, arg string, origin tspec, perUnit float64, units string) error {
+func (p *parser) pushTime(op string, field timeField, arg string, origin tspec, perUnit float64, units string) error {
 	kind, ref, num, res := relativeTimestamp(arg, origin, perUnit)
 	switch res {
 	case relInvalid:
