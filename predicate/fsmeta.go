@@ -194,7 +194,7 @@ func le32(b []byte) uint32 {
 }
 
 func (n *metaNode) Facts() Facts {
-	f := Facts{Needs: NeedType, Cost: costStat}
+	f := Facts{Cost: costStat}
 	switch n.kind {
 	case metaACL:
 		// A directory may need its default ACL too. bfs's estimates
@@ -250,7 +250,7 @@ func (sparseNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (sparseNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
+	return Facts{Cost: costStat, Prob: 0.5}
 }
 
 func (sparseNode) Args() []string { return []string{"-sparse"} }

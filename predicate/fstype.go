@@ -38,7 +38,7 @@ func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *fstypeNode) Facts() Facts {
-	return Facts{Needs: NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *fstypeNode) Args() []string { return []string{"-fstype", n.typ} }

@@ -53,7 +53,7 @@ func (n *inodeNumNode) Facts() Facts {
 	case n.num.n == 2:
 		p = 0.01
 	}
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *inodeNumNode) Args() []string { return []string{n.op, n.arg} }
@@ -86,7 +86,7 @@ func (n *samefileNode) Eval(e *walker.Entry, s *State) bool {
 
 func (n *samefileNode) Facts() Facts {
 	// GNU's est_success_rate (parser.c).
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Cost: costStat, Prob: 0.01}
 }
 
 func (n *samefileNode) Args() []string { return []string{"-samefile", n.arg} }

@@ -123,7 +123,7 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 func typeLetter(mode uint32) byte { return printf.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
-	return Facts{Effects: EffectStdout, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Cost: costStat + costPrint, Prob: 1}
 }
 
 func (n *jsonNode) Args() []string { return []string{n.op} }

@@ -42,7 +42,7 @@ func (n *lnameNode) Facts() Facts {
 	// GNU: 0.1 * estimate_pattern_match_rate (most files are not
 	// links). Only links cost a stat (d_type tells the others) and a
 	// readlink.
-	return Facts{Needs: NeedType, Cost: costType + linkShare*2*costStat, Prob: 0.1 * patternProb(n.pat)}
+	return Facts{Cost: costType + linkShare*2*costStat, Prob: 0.1 * patternProb(n.pat)}
 }
 
 func (n *lnameNode) Args() []string { return []string{n.op, n.pat} }
@@ -111,7 +111,7 @@ func (n *xtypeNode) has(t walker.Type) bool { return n.types&(1<<t) != 0 }
 func (n *xtypeNode) Facts() Facts {
 	// GNU sums the shares of the letters, as for -type, and always
 	// stats.
-	f := Facts{Needs: NeedType | NeedStat, Cost: costStat}
+	f := Facts{Cost: costStat}
 	for t, p := range typeProb {
 		if n.has(t) {
 			f.Prob += p

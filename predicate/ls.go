@@ -253,7 +253,7 @@ func appendLsName(dst, name []byte) []byte {
 }
 
 func (n *lsNode) Facts() Facts {
-	return Facts{Effects: outEffect(n.file) | EffectOrder, Needs: NeedStat, Cost: costPrint + costStat, Prob: 1}
+	return Facts{Effects: outEffect(n.file) | EffectOrder, Cost: costPrint + costStat, Prob: 1}
 }
 
 func (n *lsNode) Args() []string {

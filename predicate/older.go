@@ -135,7 +135,7 @@ func (n *olderNode) Eval(e *walker.Entry, s *State) bool {
 func (n *olderNode) Facts() Facts {
 	// GNU's file age estimates are for windows of days, not for a cut;
 	// with no better knowledge a cut is even odds.
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
+	return Facts{Cost: costStat, Prob: 0.5}
 }
 
 func (n *olderNode) Args() []string { return []string{n.op, n.arg} }

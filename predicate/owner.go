@@ -26,7 +26,7 @@ func (n *ownerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *ownerNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(uint64(n.id))}
+	return Facts{Cost: costStat, Prob: idProb(uint64(n.id))}
 }
 
 // idProb is GNU's est_success_rate for -user, -group, -uid and -gid
@@ -59,7 +59,7 @@ func (n *idNumNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *idNumNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(n.num.n)}
+	return Facts{Cost: costStat, Prob: idProb(n.num.n)}
 }
 
 func (n *idNumNode) Args() []string { return []string{n.op, n.arg} }
@@ -91,7 +91,7 @@ func (n *noOwnerNode) Facts() Facts {
 	if n.group {
 		p = 1e-4
 	}
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *noOwnerNode) Args() []string {

@@ -75,7 +75,7 @@ func (n *permNode) Facts() Facts {
 	case n.kind == permAny:
 		p = 0.3
 	}
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *permNode) Args() []string { return []string{"-perm", n.arg} }

@@ -34,7 +34,7 @@ func sizeUnits(size int64, unit uint64) uint64 {
 }
 
 func (n *sizeNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
+	return Facts{Cost: costStat, Prob: sizeProb(n.num, n.unit)}
 }
 
 // sizeProb is GNU's est_success_rate for -size (parser.c): sizes above
@@ -150,7 +150,7 @@ func isDotOrDotDot(name []byte) bool {
 
 func (emptyNode) Facts() Facts {
 	// GNU: "assume 1% of files are empty" (parser.c).
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Cost: costStat, Prob: 0.01}
 }
 
 func (emptyNode) Args() []string { return []string{"-empty"} }

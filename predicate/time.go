@@ -134,7 +134,7 @@ func (n *timeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *timeNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *timeNode) Args() []string { return []string{n.op, n.arg} }
@@ -171,7 +171,7 @@ func (n *usedNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *usedNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *usedNode) Args() []string { return []string{"-used", n.arg} }
@@ -201,7 +201,7 @@ func (n *newerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *newerNode) Facts() Facts {
-	f := Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	f := Facts{Cost: costStat, Prob: n.prob}
 	if n.x == 'B' {
 		f.Cost += costStat
 	}

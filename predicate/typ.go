@@ -41,7 +41,7 @@ func lstatType(e *walker.Entry) walker.Type {
 }
 
 func (n *typeNode) Facts() Facts {
-	f := Facts{Needs: NeedType, Cost: costType}
+	f := Facts{Cost: costType}
 	for t, p := range typeProb {
 		if n.types&(1<<t) != 0 {
 			f.Prob += p
