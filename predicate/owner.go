@@ -108,12 +108,12 @@ func parseUser(p *parser, op string, v variant) error {
 	}
 	group := v&ofGroup != 0
 	db := systemIDs()
-	lookup := db.UID
+	idOf := db.UID
 	if group {
-		lookup = db.GID
+		idOf = db.GID
 	}
 	if arg != "" { // the empty name is nobody's
-		if id, ok := lookup(arg); ok {
+		if id, ok := idOf(arg); ok {
 			p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
 			return nil
 		}
