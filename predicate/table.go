@@ -63,7 +63,7 @@ type variant uint16
 const (
 	foldCase   variant = 1 << iota // ignores case: -iname, -iwholename, -ipath, -ilname, -iregex, -iglob
 	toFile                         // writes to the file it names: -fprintf, -fls
-	nulTerm                        // ends each name with a NUL: -fprint0
+	nulTerm                        // ends each name with a NUL: -print0, -fprint0
 	ofGroup                        // the group, not the user: -gid, -group, -nogroup
 	inodeNum                       // the inode number, not the link count: -inum
 	olderThan                      // before, not after, now less the duration: -older
@@ -154,7 +154,7 @@ var table = []row{
 	{name: "samefile", kind: kindTest, parse: parseSamefile, group: HelpTests, arg: "FILE"},
 
 	{name: "delete", kind: kindAction, parse: parseDelete, group: HelpActions},
-	{name: "print0", kind: kindAction, parse: parsePrint0, group: HelpActions},
+	{name: "print0", kind: kindAction, parse: parsePrint, v: nulTerm, group: HelpActions},
 	{name: "printf", kind: kindAction, parse: parsePrintf, group: HelpActions, arg: "FORMAT"},
 	{name: "fprintf", kind: kindAction, parse: parsePrintf, v: toFile, group: HelpActions, arg: "FILE FORMAT"},
 	{name: "print", kind: kindAction, parse: parsePrint, group: HelpActions, sep: " \n"}, // GNU's line ends "-print "
@@ -305,13 +305,12 @@ func parseConst(p *parser, op string, v variant) error {
 	return nil
 }
 
-func parsePrint(p *parser, op string, _ variant) error {
-	p.push(p.print(op))
-	return nil
-}
-
-func parsePrint0(p *parser, op string, _ variant) error {
-	p.push(&printNode{op: op, term: 0})
+func parsePrint(p *parser, op string, v variant) error {
+	if v&nulTerm != 0 {
+		p.push(&printNode{op: op, term: 0})
+	} else {
+		p.push(p.print(op))
+	}
 	return nil
 }
 

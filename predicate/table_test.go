@@ -66,9 +66,9 @@ func TestRowVariants(t *testing.T) {
 		{"! ( -true -or -false )", "not *predicate.orNode true"},
 		{"! ( -true , -false )", "not *predicate.commaNode false"},
 		{"-nowarn -name a/b", "match false"}, {"-warn -name a/b", "match false warned"},
-		{"-maxdepth 3", "print depth 3 0"}, {"-mindepth 3", "print depth -1 3"},
-		{"-ignore_readdir_race", "print race"}, {"-noignore_readdir_race", "print"},
-		{"-depth", "print post"}, {"-d", "print post warned"},
+		{"-maxdepth 3", "print 10 depth 3 0"}, {"-mindepth 3", "print 10 depth -1 3"},
+		{"-ignore_readdir_race", "print 10 race"}, {"-noignore_readdir_race", "print 10"},
+		{"-depth", "print 10 post"}, {"-d", "print 10 post warned"},
 		{"-amin 1", "time a"}, {"-cmin 1", "time c"}, {"-mmin 1", "time m"},
 		{"-atime 1", "time a"}, {"-ctime 1", "time c"}, {"-mtime 1", "time m"},
 		{"-anewer .", "newer a"}, {"-cnewer .", "newer c"}, {"-newer .", "newer m"},
@@ -92,7 +92,8 @@ func TestRowVariants(t *testing.T) {
 		{"-exec true ;", "exec false false"}, {"-ok true ;", "exec false true"},
 		{"-execdir true ;", "exec true false"}, {"-okdir true ;", "exec true true"},
 		{"-delete", "dry false post"}, {"-delete-dry-run", "dry true post"},
-		{"-nocolor -print", "print"}, {"-color -print", "colored print"},
+		{"-nocolor -print", "print 10"}, {"-color -print", "colored print"},
+		{"-print", "print 10"}, {"-print0", "print 0"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
@@ -204,7 +205,7 @@ func describeNode(n Node, e *walker.Entry) string {
 	case *deleteNode:
 		return fmt.Sprint("dry ", n.dry != nil)
 	case *printNode:
-		return "print"
+		return fmt.Sprint("print ", n.term)
 	case *colorPrintNode:
 		return "colored print"
 	}
