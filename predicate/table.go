@@ -300,6 +300,7 @@ func parseBinary(p *parser, op string, v variant) error {
 	return nil
 }
 
+// parseConst is -true (on) and -false.
 func parseConst(p *parser, op string, v variant) error {
 	p.push(&constNode{val: v&on != 0, args: []string{op}})
 	return nil
