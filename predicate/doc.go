@@ -27,7 +27,8 @@
 //	name.go             -name -iname -path -ipath -wholename -iwholename (internal/fnmatch)
 //	typ.go link.go      -type -xtype -lname -ilname
 //	regex.go            -regex -iregex -regextype (internal/gnuregex)
-//	size.go perm.go inode.go access.go  metadata tests (internal/meta asks the kernel)
+//	size.go perm.go inode.go access.go  metadata tests (internal/meta asks the kernel,
+//	                    internal/mode compiles -perm's chmod modes)
 //	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
 //	fstype.go           -fstype (internal/mounts)
 //	time.go             -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
