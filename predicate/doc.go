@@ -32,7 +32,7 @@
 //	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
 //	fstype.go           -fstype (internal/mounts)
 //	time.go             -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
-//	action.go exec.go delete.go printf.go ls.go files.go  actions
+//	action.go exec.go delete.go printf.go ls.go files.go  actions (ls.go: internal/listfile)
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //	quit.go num.go      -quit's gate; +N, -N and N arguments
 //
