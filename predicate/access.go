@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +18,7 @@ type accessNode struct {
 }
 
 func (n *accessNode) Eval(e *walker.Entry, _ *State) bool {
-	return accessAt(e, n.mode) == nil
+	return meta.Access(metaFile(e), n.mode) == nil
 }
 
 func (n *accessNode) Facts() Facts {

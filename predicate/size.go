@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -127,7 +128,7 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 		// follow otherwise.
 		lst, err := e.Lstat()
 		nofollow := err != nil || lst.Mode&unix.S_IFMT != unix.S_IFLNK
-		empty, err := dirEmptyAt(e, nofollow)
+		empty, err := meta.DirEmpty(metaFile(e), nofollow)
 		if err != nil {
 			// GNU reports an unreadable directory and calls it not
 			// empty (pred_empty); the walker reports it again when it
@@ -138,14 +139,6 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 		return empty
 	}
 	return false
-}
-
-// isDotOrDotDot reports whether a NUL-padded d_name is "." or "..".
-func isDotOrDotDot(name []byte) bool {
-	if len(name) < 2 || name[0] != '.' {
-		return false
-	}
-	return name[1] == 0 || (name[1] == '.' && (len(name) == 2 || name[2] == 0))
 }
 
 func (emptyNode) Facts() Facts {

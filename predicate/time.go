@@ -9,6 +9,7 @@ import (
 
 	"github.com/gfind/gfind/internal/cnum"
 	"github.com/gfind/gfind/internal/getdate"
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -216,7 +217,7 @@ func (n *newerNode) Args() []string { return []string{n.op, n.arg} }
 func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
 	follow := (s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)) &&
 		st.Mode&unix.S_IFMT != unix.S_IFLNK
-	bt, has, err := birthTimeAt(e, follow)
+	bt, has, err := meta.Birth(metaFile(e), follow, st)
 	if err != nil {
 		s.reportStat(e, err)
 		return tspec{}, false
@@ -225,7 +226,7 @@ func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
 		s.Diag.Notef("WARNING: cannot determine birth time of file %s", s.Diag.Quote(string(e.Path)))
 		return tspec{}, false
 	}
-	return bt, true
+	return tspec{bt.Sec, bt.Nsec}, true
 }
 
 // Probabilities, from GNU's parser.c estimate_file_age_success_rate.
@@ -439,14 +440,14 @@ func parseNewerXY(p *parser, op string, _ variant) error {
 			return err
 		}
 		follow := p.walk.Follow != walker.FollowNever && st.Mode&unix.S_IFMT != unix.S_IFLNK
-		bt, has, err := birthTimePath(arg, follow)
+		bt, has, err := meta.BirthPath(arg, follow)
 		if err != nil {
 			return p.errorf("%s: %s", p.quote(arg), output.Strerror(err))
 		}
 		if !has {
 			return p.errorf("Cannot obtain birth time of file %s", p.quote(arg))
 		}
-		ref = bt
+		ref = tspec{bt.Sec, bt.Nsec}
 	default:
 		st, err := p.statRef(arg)
 		if err != nil {
