@@ -7,11 +7,8 @@ import (
 )
 
 // atName returns a pointer to the NUL-terminated name to give the *at
-// calls with e.dirfd, or nil when there is none to give. Every *at call
-// goes through it, so it is where a lazily closed directory is opened
-// again (needDir).
+// calls with e.dirfd, or nil when there is none to give.
 func (e *Entry) atName() *byte {
-	e.needDir()
 	if e.dirfd < 0 && e.dirfd != unix.AT_FDCWD || e.atOff >= len(e.Path) {
 		// A Synthetic Entry (no NUL after its Path), or the empty
 		// starting point "".
