@@ -71,8 +71,8 @@ const (
 type giver interface {
 	// step is called between directories.
 	step()
-	// entry is called after each visit that does not descend.
-	entry()
+	// visited is called after each visit that does not descend.
+	visited()
 	// reached is called when the top frame's visits reach f.end: true
 	// says the giver moved f on (past a record it gave away).
 	reached(f *frame) bool
@@ -84,7 +84,7 @@ type giver interface {
 type noGive struct{}
 
 func (noGive) step()                 {}
-func (noGive) entry()                {}
+func (noGive) visited()              {}
 func (noGive) reached(f *frame) bool { return false }
 func (noGive) leave(f *frame)        {}
 
@@ -243,7 +243,7 @@ func (t *dfs) visit(f *frame) {
 		}
 		descend, c := t.entry(d, f.fd, &de)
 		if !descend {
-			t.give.entry()
+			t.give.visited()
 			continue
 		}
 		kid := t.newDir(d, de.name)

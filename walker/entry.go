@@ -255,10 +255,8 @@ type Entry struct {
 	// worker has one Entry for its whole walk, so this is a per-worker
 	// count that costs one increment and no atomic (for --stats).
 	nstat int64
-	// ad, in a parallel walk that adapts, is told how long stats take.
-	ad       *adapt
-	nsampled uint32 // stats, for sampling
-	full     uint8  // probes of stats left that count sleeps (adapt.begin)
+	// smp, in a parallel walk that adapts, times some stats (adapt.go).
+	smp *sampler
 }
 
 // StatCalls returns the number of stat system calls made through e, by

@@ -23,11 +23,10 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 		return e.noName()
 	}
 	e.nstat++
-	if e.ad != nil {
-		if e.nsampled++; e.nsampled%statSample == 0 {
-			pr := e.ad.begin(&e.full)
+	if s := e.smp; s != nil {
+		if pr, ok := s.sample(&s.stats, statSample); ok {
 			err := fstatat(e.dirfd, name, st, flags)
-			e.ad.end(pr, statSample, &e.full)
+			s.sampled(pr, statSample)
 			return err
 		}
 	}

@@ -426,7 +426,7 @@ func (l *rawList) merge(s []sortEnt, m int, tmp []sortEnt) {
 
 // pack writes raw's entries, in their order, into l.recs. b is what
 // collect learned of them.
-func (l *listing) pack(raw *rawList, b batch) {
+func (l *listing) pack(raw *rawList, b gathered) {
 	size := len(raw.ents)*(packedHead+packedIno+1) + b.nameBytes
 	if cap(l.recs) < size {
 		// Rounded up, so that the listing, once recycled, fits most

@@ -180,8 +180,8 @@ func (g *ownGiver) setCut(i int, c cut) {
 	g.cuts[i] = c
 }
 
-func (g *ownGiver) step()  { g.x.step() }
-func (g *ownGiver) entry() { g.x.entry() }
+func (g *ownGiver) step()    { g.x.step() }
+func (g *ownGiver) visited() { g.x.visited() }
 
 // reached, at the record of f given away, skips it and goes on in the
 // Seq that follows the thief's.
@@ -315,9 +315,9 @@ func (x *oworker) end() {
 	x.seg = nil
 }
 
-// entry is called by x's walk after each visit that does not descend:
+// visited is called by x's walk after each visit that does not descend:
 // every 16 it steps (Ordered.Step wants to be called every few visits).
-func (x *oworker) entry() {
+func (x *oworker) visited() {
 	if x.steps++; x.steps%16 == 0 {
 		x.step()
 	}
