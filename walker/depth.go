@@ -347,10 +347,12 @@ func (t *dfs) unref(d *dir) {
 }
 
 // Listings kept for reuse: a reused listing keeps the biggest buffer it
-// ever had, so only small ones are kept, and a few.
+// ever had, so only small ones are kept, and about as many as a walk is
+// deep (each worker of an owned walk, and each of its nested walks, has
+// its own).
 const (
-	maxSpareLists = 128
-	maxSpareRecs  = 16 << 10
+	maxSpareLists = 32
+	maxSpareRecs  = 8 << 10
 )
 
 func (t *dfs) newListing() *listing {

@@ -41,6 +41,14 @@ func (l *listing) nextBig(pos int) (de dirent, next int) {
 	return l.big.dirent(&l.big.ents[pos]), pos + 1
 }
 
+// next returns the record of l at pos, and the position of the next.
+func (l *listing) next(pos int) (de dirent, next int) {
+	if l.big == nil {
+		return packed(l.recs, pos)
+	}
+	return l.nextBig(pos)
+}
+
 // end returns the position past l's last entry.
 func (l *listing) end() int {
 	if l.big != nil {

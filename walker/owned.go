@@ -190,11 +190,7 @@ func (g *ownGiver) reached(f *frame) bool {
 	if c == nil || c.rng {
 		return false
 	}
-	if f.lst.big == nil {
-		_, f.pos = packed(f.lst.recs, f.pos)
-	} else {
-		f.pos++
-	}
+	_, f.pos = f.lst.next(f.pos)
 	f.end = c.rest
 	g.x.switchTo(c)
 	return true
