@@ -76,7 +76,8 @@ type giver interface {
 	// reached is called when the top frame's visits reach f.end: true
 	// says the giver moved f on (past a record it gave away).
 	reached(f *frame) bool
-	// leave is called when f is done, before its post-order visit.
+	// leave is called when f is done, before its parent is pinned
+	// again and its post-order visit.
 	leave(f *frame)
 }
 
@@ -279,6 +280,7 @@ func (t *dfs) finish(f *frame) {
 			w.unpin(d, true) // closes d, reopening an evicted parent by ".."
 		}
 	}
+	t.give.leave(f)
 	parentFD := f.parentFD
 	if f.unpinned {
 		p := t.parent()
@@ -292,7 +294,6 @@ func (t *dfs) finish(f *frame) {
 		}
 		parentFD, p.fd = pfd, pfd
 	}
-	t.give.leave(f)
 	t.postVisit(d, parentFD)
 	t.pop()
 }

@@ -151,7 +151,6 @@ type ownGiver struct {
 // from f.end on, in one range or several: the walk goes on in seg once
 // at f.end.
 type cut struct {
-	d    *dir // the frame's: a cut of a popped frame is stale
 	seg  Seq
 	rest int
 	rng  bool
@@ -164,9 +163,10 @@ func (x *oworker) newWalk() *ownGiver {
 	return g
 }
 
-// cutOf returns the cut of frame i of g's walk, or nil.
+// cutOf returns the cut of frame i of g's walk, or nil. A frame's cut
+// is done (leave) before the frame is popped.
 func (g *ownGiver) cutOf(i int) *cut {
-	if i < len(g.cuts) && g.cuts[i].seg != nil && g.cuts[i].d == g.t.frames[i].d {
+	if i < len(g.cuts) && g.cuts[i].seg != nil {
 		return &g.cuts[i]
 	}
 	return nil
@@ -198,7 +198,8 @@ func (g *ownGiver) reached(f *frame) bool {
 
 // leave, for a frame left with a cut pending (a range given away, or a
 // Stop or a lost descriptor before the record given away), goes on in
-// the Seq after the thief's all the same.
+// the Seq after the thief's all the same: what the walk visits after the
+// frame comes after what was given away.
 func (g *ownGiver) leave(f *frame) {
 	if c := g.cutOf(len(g.t.frames) - 1); c != nil {
 		g.x.switchTo(c)
@@ -520,13 +521,13 @@ func (x *oworker) offer() {
 			tl.recs = append(tl.recs[:0], rec...)
 			tl.lastDir = 0
 			t.f.lst, t.f.end = tl, len(tl.recs)
-			g.setCut(i, cut{d: f.d, seg: cont, rest: f.end})
+			g.setCut(i, cut{seg: cont, rest: f.end})
 			f.end = q
 		} else {
 			// The thief visits [mid, f.end) of the same listing.
 			t.f.lst, t.f.pos, t.f.end = lst, mid, f.end
 			if c == nil {
-				g.setCut(i, cut{d: f.d, seg: cont, rng: true})
+				g.setCut(i, cut{seg: cont, rng: true})
 			} else {
 				// Another range of this frame was given before: x's
 				// output goes on after both, in c.seg, and cont,
