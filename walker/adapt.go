@@ -43,9 +43,14 @@ import (
 // the walk, so the rule never saw it (bench/NOTES.md, "the cold gap,
 // once more").
 type adapt struct {
-	p    *pool
 	base int // Ps at the start of the walk
 	cap  int // most Ps and workers
+	// procs sets the Ps (Options.Procs), resize the Ps and the workers
+	// that take work; started says the walk's workers run (a decision
+	// before that would find the first worker's calls alone).
+	procs   func(int)
+	resize  func(int)
+	started *atomic.Bool
 
 	level    atomic.Int32 // current Ps
 	slowNs   atomic.Int64 // time in blocked calls in this window (sampled calls weighted)
@@ -86,12 +91,13 @@ var epoch = time.Now()
 func nanotime() int64 { return int64(time.Since(epoch)) }
 
 // newAdapt returns the adapter of a parallel walk, or nil when the walk
-// cannot grow (no Procs callback, or no room above the start).
-func newAdapt(p *pool, base, cap int) *adapt {
-	if p.w.opt.Procs == nil || cap <= base {
+// cannot grow (no Procs callback, or no room above the start). The
+// caller sets resize and started.
+func newAdapt(procs func(int), base, cap int) *adapt {
+	if procs == nil || cap <= base {
 		return nil
 	}
-	a := &adapt{p: p, base: base, cap: cap}
+	a := &adapt{procs: procs, base: base, cap: cap}
 	a.level.Store(int32(base))
 	a.start.Store(nanotime())
 	a.cpu = processCPU()
@@ -122,6 +128,26 @@ func (a *adapt) begin(full *uint8) probe {
 // fullProbes is how many probes after a slow call count sleeps.
 const fullProbes = 64
 
+// A sampler is a worker's probe of its calls, which its Entry shares
+// for the stats: one call of a kind in so many is probed.
+type sampler struct {
+	a            *adapt
+	calls, stats uint32 // calls of each kind, for sampling
+	full         uint8  // probes left that count sleeps (adapt.begin)
+}
+
+// sample starts a probe of one call in every, counted in *n; ok is
+// false for the calls not probed.
+func (s *sampler) sample(n *uint32, every uint32) (pr probe, ok bool) {
+	if *n++; *n%every != 0 {
+		return pr, false
+	}
+	return s.a.begin(&s.full), true
+}
+
+// sampled ends a probe begun by sample, which stands for weight calls.
+func (s *sampler) sampled(pr probe, weight int64) { s.a.end(pr, weight, &s.full) }
+
 // end records a sampled call, which stands for weight calls, and decides
 // when the window is over; a slow call makes the caller's next
 // fullProbes probes full. A call blocked when it was slow and its thread
@@ -149,7 +175,7 @@ func (a *adapt) decide(now int64) {
 	}
 	defer a.deciding.Unlock()
 	elapsed := now - a.start.Load()
-	if elapsed < window || !a.p.started.Load() {
+	if elapsed < window || !a.started.Load() {
 		return
 	}
 	slow, n, probes := a.slowNs.Load(), a.nslow.Load(), a.nprobes.Load()
@@ -170,35 +196,50 @@ func (a *adapt) decide(now int64) {
 	cpu := processCPU()
 	busy := float64(cpu-a.cpu) / float64(elapsed*int64(a.ncpu))
 	a.cpu = cpu
-	next := level
 	blocked := looksBlocked(frac, n)
+	var next int
+	next, a.low = nextLevel(vote{blocked: blocked, busy: busy, frac: frac, probes: probes, level: level, base: a.base, cap: a.cap, low: a.low})
+	if f := adaptDecided.Load(); f != nil {
+		(*f)(adaptWindow{elapsed: elapsed, probes: probes, nslow: n, frac: frac, busy: busy, blocked: blocked, level: level, next: next})
+	}
+	if next != level {
+		a.level.Store(int32(next))
+		a.resize(next)
+	}
+}
+
+// vote is what one window says, with the walk's bounds: what nextLevel
+// decides from.
+type vote struct {
+	blocked          bool    // looksBlocked
+	busy, frac       float64 // the CPUs' time used, the worker time blocked
+	probes           int32
+	level, base, cap int
+	low              int // low windows in a row before this one
+}
+
+// nextLevel is the rule of growth: the level after window v, and the
+// low windows in a row counted with it.
+func nextLevel(v vote) (next, low int) {
 	switch {
-	case blocked && busy < busyAt && level < a.cap:
-		next = min(a.cap, 2*level)
-		a.low = 0
-	case probes < minProbes:
+	case v.blocked && v.busy < busyAt && v.level < v.cap:
+		return min(v.cap, 2*v.level), 0
+	case v.probes < minProbes:
 		// Still too few at maxWindow: no vote either way.
-	case frac < shrinkAt && level > a.base:
+		return v.level, v.low
+	case v.frac < shrinkAt && v.level > v.base:
 		// A window's figure rests on a few sampled calls: one without
 		// a slow sample is common in the middle of a cold walk, and
 		// halving for it would leave the disk short of requests for
 		// the windows it takes to grow back. So it takes shrinkAfter
 		// low windows in a row; a walk that turns warm pays a few
 		// windows of extra threads.
-		if a.low++; a.low >= shrinkAfter {
-			next = max(a.base, level/2)
-			a.low = 0
+		if v.low+1 >= shrinkAfter {
+			return max(v.base, v.level/2), 0
 		}
-	default:
-		a.low = 0
+		return v.level, v.low + 1
 	}
-	if f := adaptDecided.Load(); f != nil {
-		(*f)(adaptWindow{elapsed: elapsed, probes: probes, nslow: n, frac: frac, busy: busy, blocked: blocked, level: level, next: next})
-	}
-	if next != level {
-		a.level.Store(int32(next))
-		a.p.resize(next)
-	}
+	return v.level, 0
 }
 
 // looksBlocked reports whether a window whose blocked calls took frac of
@@ -221,7 +262,7 @@ var adaptDecided atomic.Pointer[func(adaptWindow)]
 // done gives the process back the Ps it had before the walk.
 func (a *adapt) done() {
 	if a != nil && int(a.level.Load()) != a.base {
-		a.p.w.opt.Procs(a.base)
+		a.procs(a.base)
 	}
 }
 

@@ -218,10 +218,9 @@ func adaptWarm(t *testing.T, root string) {
 // do; a blocked window grows at once, unless the CPUs are saturated,
 // which stops the growth and shrinks nothing.
 func TestAdaptDecide(t *testing.T) {
-	p := &pool{w: &walk{}}
-	p.done = true // resize only records nothing: no workers to make
-	p.started.Store(true)
-	a := &adapt{p: p, base: 2, cap: 32, ncpu: runtime.NumCPU()}
+	var started atomic.Bool
+	started.Store(true)
+	a := &adapt{base: 2, cap: 32, ncpu: runtime.NumCPU(), started: &started, resize: func(int) {}}
 	a.level.Store(8)
 	// end ends a window of elapsed ns with probes probes, of which
 	// nslow (weighted) blocked for slowFrac of the worker time, the

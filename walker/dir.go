@@ -57,10 +57,6 @@ type dir struct {
 	// recorded (under mu) when the descriptor is evicted.
 	vid     fileID
 	haveVid bool
-	// vidIno says that only vid.ino is known (the sorted walk closes a
-	// directory it has read without a stat: its "." record gave the
-	// inode number, the device may be another than the parent's).
-	vidIno bool
 
 	mu   sync.Mutex
 	fd   int // -1: not open
@@ -97,7 +93,8 @@ type dir struct {
 	// refs counts what still points at this item; at zero the item is
 	// recycled. In a parallel pre-order walk: the item itself until
 	// read, each child item, and a worker's path buffer
-	// (parallel.go); in the sorted walk, the node's users (snode).
+	// (parallel.go); in a depth-first walk, its frames and children
+	// (dfs.newDir).
 	refs atomic.Int32
 
 	// chunk, when set, makes this item not a directory but a share of
@@ -305,11 +302,11 @@ func (w *walk) reopen(d *dir) error {
 		closeFD(fd)
 		return err
 	}
-	if d.haveVid && idOf(&st) != d.vid && !(d.vidIno && uint64(st.Ino) == d.vid.ino) {
+	if d.haveVid && idOf(&st) != d.vid {
 		closeFD(fd)
 		return errChanged
 	}
-	d.vid, d.haveVid, d.vidIno = idOf(&st), true, false
+	d.vid, d.haveVid = idOf(&st), true
 	d.fd = fd
 	d.gen++
 	d.posKept = true

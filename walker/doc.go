@@ -4,7 +4,9 @@
 // It imports none of them.
 //
 // The walk is one directory reader and one visit step, driven by one of
-// a few schedulers that decide only who reads and visits what, and when.
+// two engines, the depth-first walk and the parallel walk, that decide
+// only who reads and visits what, and when; walkImpl picks one from the
+// options, in one place (engine.go).
 // The walker prints nothing: errors reach the caller as Entries whose
 // Err is set, and the caller decides how to report them.
 //
@@ -44,11 +46,16 @@
 // loops under -L, XDev, Prune) and a directory's after its contents
 // under PostOrder (postVisit).
 //
-// # The serial walk
+// # The depth-first walk
 //
-// With one worker the walk is a plain recursive depth-first walk, a
-// batch at a time in fts's order, that reproduces GNU find's output
-// exactly. See serial.go.
+// With one worker, and under Options.Sort (-s), one goroutine walks an
+// explicit stack of frames, one per directory being visited, as a
+// recursion would: a directory is opened, read, its records visited in
+// order, a subdirectory pushed as a frame when its record is visited;
+// then it is closed and visited in post-order. The record source is its
+// policy: fts's batches, which reproduce GNU find's output exactly, or
+// the whole directory sorted by name, so that -s gives the same order
+// for any number of workers. See depth.go; the sort is in listing.go.
 //
 // # The parallel walk
 //
@@ -84,19 +91,15 @@
 // twentieth for three windows in a row halves them back. A saturated
 // CPU stops the growth but shrinks nothing: a cold disk's kernel work
 // saturates it at any level. Workers above the count finish their own
-// stacks and park. The serial and sorted walks do not adapt. See
-// adapt.go.
+// stacks and park. The depth-first walks do not adapt. The rule is a
+// pure function of a window's figures (nextLevel), and a worker's probe
+// of its calls, which its Entry shares, a small sampler. See adapt.go.
 //
-// # The sorted walk
+// # The owned walk
 //
-// Under Options.Sort (-s) each directory is read whole and sorted by
-// name, ahead of the walk, by whichever goroutine is free; one goroutine
-// at a time visits, in depth-first order, reading itself what no one has
-// read ahead, so the order is the same for any number of workers. See
-// sorted.go.
-//
-// With Options.Ordered (visits whose only effect is output) each worker
-// instead walks subtrees of its own, depth first, as one worker would:
+// With Options.Ordered (-s whose visits' only effect is output) each
+// worker walks subtrees of its own with a depth-first walk by name,
+// whose giver it is:
 // an idle worker is given the next subdirectory of a busy one's
 // shallowest directory, and the busy one skips it (or, in a directory
 // read in several calls, the second half of the records left to visit,

@@ -6,7 +6,9 @@ import (
 )
 
 // A walk is one scheduler over the shared reader (reader.go) and
-// visit step (visit.go): walkImpl picks it from the options.
+// visit step (visit.go): walkImpl picks it from the options, in one
+// place: the depth-first walk (depth.go), its owned form (owned.go), or
+// the parallel walk (parallel.go).
 
 // walk is the state shared by every worker of one Walk call.
 type walk struct {
@@ -25,24 +27,21 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	fed := 0
 	w.fds, fed = newFDs(max(opt.Workers, opt.MaxWorkers))
 	workers := min(opt.Workers, fed)
-	if opt.Sort {
-		runSorted(w, roots, workers)
-		return nil
+	switch {
+	case opt.Sort && opt.Ordered != nil && !opt.PostOrder && opt.Workers > 1 && min(workers, runtime.GOMAXPROCS(0)) > 1:
+		// Visits whose only effect is output: workers own subtrees
+		// and the output is put back in order. No more workers than
+		// Ps: the head's worker must not wait for a CPU (bench/NOTES.md).
+		runOwned(w, roots, min(workers, runtime.GOMAXPROCS(0)))
+	case opt.Sort || opt.Workers == 1 && opt.MaxWorkers <= 1:
+		// One worker that may not grow walks in GNU find's order (one
+		// that may, with no -j on a one-CPU machine, walks in
+		// parallel); -s in name order. Either way one goroutine visits
+		// in order (bench/NOTES.md: reading ahead for it did not pay).
+		newDFS(w, 0, opt.Sort, roots).run()
+	default:
+		runParallel(w, roots, workers, fed)
 	}
-	// One worker that may not grow walks serially, in GNU find's order;
-	// one that may (no -j on a one-CPU machine) walks in parallel.
-	if opt.Workers == 1 && opt.MaxWorkers <= 1 {
-		s := newSerial(w)
-		for !w.stop.Load() {
-			r, ok := roots.take()
-			if !ok {
-				break
-			}
-			s.walkRoot(r)
-		}
-		return nil
-	}
-	runParallel(w, roots, workers, fed)
 	return nil
 }
 

@@ -255,24 +255,8 @@ type Entry struct {
 	// worker has one Entry for its whole walk, so this is a per-worker
 	// count that costs one increment and no atomic (for --stats).
 	nstat int64
-	// ad, in a parallel walk that adapts, is told how long stats take.
-	ad       *adapt
-	nsampled uint32 // stats, for sampling
-	full     uint8  // probes of stats left that count sleeps (adapt.begin)
-	// lazy opens the directory when dirfd is dirfdLazy: the sorted walk
-	// closes a directory of files as soon as it has read it, and opens
-	// it again only if a visit needs it (sorted.go).
-	lazy interface{ openLazy(e *Entry) }
-}
-
-// dirfdLazy is the dirfd of an Entry whose directory is not open yet.
-const dirfdLazy = -3
-
-// needDir opens the directory of e if it is not open yet.
-func (e *Entry) needDir() {
-	if e.dirfd == dirfdLazy {
-		e.lazy.openLazy(e)
-	}
+	// smp, in a parallel walk that adapts, times some stats (adapt.go).
+	smp *sampler
 }
 
 // StatCalls returns the number of stat system calls made through e, by
@@ -289,7 +273,6 @@ func (e *Entry) Name() []byte { return e.Path[e.NameOff:] }
 // system calls (unlinkat for -delete, openat for -execdir). It is valid
 // only during the visit, and the caller must not close it.
 func (e *Entry) DirFD() int {
-	e.needDir()
 	return e.dirfd
 }
 

@@ -7,11 +7,8 @@ import (
 )
 
 // atName returns a pointer to the NUL-terminated name to give the *at
-// calls with e.dirfd, or nil when there is none to give. Every *at call
-// goes through it, so it is where a lazily closed directory is opened
-// again (needDir).
+// calls with e.dirfd, or nil when there is none to give.
 func (e *Entry) atName() *byte {
-	e.needDir()
 	if e.dirfd < 0 && e.dirfd != unix.AT_FDCWD || e.atOff >= len(e.Path) {
 		// A Synthetic Entry (no NUL after its Path), or the empty
 		// starting point "".
@@ -26,11 +23,10 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 		return e.noName()
 	}
 	e.nstat++
-	if e.ad != nil {
-		if e.nsampled++; e.nsampled%statSample == 0 {
-			pr := e.ad.begin(&e.full)
+	if s := e.smp; s != nil {
+		if pr, ok := s.sample(&s.stats, statSample); ok {
 			err := fstatat(e.dirfd, name, st, flags)
-			e.ad.end(pr, statSample, &e.full)
+			s.sampled(pr, statSample)
 			return err
 		}
 	}

@@ -7,61 +7,46 @@ import (
 	"unsafe"
 )
 
-// A listing is a directory's records in the order the walk visits them:
-// the format of the batch policies (reader.go), the serial walk's
-// fts batches and the sorted walk's whole directories by name. A
-// directory read in one getdents call is packed, in visit order, into a
-// buffer of its size; a bigger one keeps its records in the read
+// A listing is a batch of a directory's records in the order the walk
+// visits them (depth.go): gnulib fts's batches, or the whole directory by
+// name. A batch read in one getdents call is packed, in visit order, into
+// a buffer of its size; a bigger one keeps its records in the read
 // buffers (rawList) and is visited through its sorted entries. The sort
 // by name is here too.
 
-// listing is one directory read whole and sorted, as the walk visits it.
+// listing is one batch of a directory, as the walk visits it.
 type listing struct {
-	// recs holds the entries to visit, in name order, packed (see
-	// packedRec): the reader writes them in the order the walk reads
-	// them, so the walk, on another core and long after, reads its
-	// listing front to back rather than the kernel's records in hash
-	// order, and the window holds about half the bytes.
+	// recs holds the entries to visit, in visit order, packed (see
+	// packedRec): the walk reads them front to back rather than the
+	// kernel's records in hash order, in about half the bytes.
 	recs []byte
-	// big, for a directory read in more than one call, replaces recs:
-	// its records stay in the read buffers and are visited through the
+	// big, for a batch read in more than one call, replaces recs: its
+	// records stay in the read buffers and are visited through the
 	// sorted entries, rather than copied once more, which costs more
-	// than the visit through the entries saves. kidDirs says which entries have
-	// a node in kids then: those of type directory.
+	// than the visit through the entries saves.
 	//
 	// Lifetime: a big listing may be read by several frames at once,
 	// each visiting its own range of it (owned.offer gives ranges away),
 	// and none writes to it after the read; as no big listing is kept
-	// for reuse (spareOK), it lives until the last of those frames drops
-	// it, and the garbage collector frees it.
-	big     *rawList
-	kidDirs bool
-	kids    []*snode // queued nodes of subdirectories, in the order of their records
-	// ended is how the read ended: refused by the "." check (reported
-	// when the walk enters the directory, which is then not read) or a
-	// getdents failure after the entries read (reported after them).
-	ended readEnd
-	size  int // bytes counted in the window
-	// closed says the directory was closed once read (closeRead).
-	closed bool
+	// for reuse (putListing), it lives until the last of those frames
+	// drops it, and the garbage collector frees it.
+	big *rawList
 	// lastDir is the position of the last record of type directory, or
 	// -1: where a walk may look for one to give away (owned.offer).
 	lastDir int
 }
 
-// bigSize returns the bytes of l.big.
-func (l *listing) bigSize() int {
-	if l.big == nil {
-		return 0
-	}
-	return direntBufSize*len(l.big.chunks) + int(unsafe.Sizeof(sortEnt{}))*cap(l.big.ents)
+// nextBig returns the entry of l.big at index pos and the next index.
+func (l *listing) nextBig(pos int) (de dirent, next int) {
+	return l.big.dirent(&l.big.ents[pos]), pos + 1
 }
 
-// nextBig returns the entry of l.big at index pos, whether it has a node
-// in kids, and the next index.
-func (l *listing) nextBig(pos int) (de dirent, kid bool, next int) {
-	e := &l.big.ents[pos]
-	return l.big.dirent(e), l.kidDirs && e.typ == TypeDir, pos + 1
+// next returns the record of l at pos, and the position of the next.
+func (l *listing) next(pos int) (de dirent, next int) {
+	if l.big == nil {
+		return packed(l.recs, pos)
+	}
+	return l.nextBig(pos)
 }
 
 // end returns the position past l's last entry.
@@ -73,27 +58,24 @@ func (l *listing) end() int {
 }
 
 // A packed record of listing.recs: the name's length (2 bytes, native
-// order), the Type (1) with packedKid set if the entry has a node in
-// kids, the inode number (8: a directory's identity, and a file's
+// order), the Type (1), the inode number (8: a directory's identity, and a file's
 // Entry.DirentIno), then the name and its NUL (the *at calls need it). A
 // record is 15 bytes plus its name's length, against 32 on average in
 // the kernel's format.
 const (
 	packedHead = 3
 	packedIno  = 8
-	packedKid  = 0x80
 )
 
 // packed returns the record of recs at pos and the position of the next.
-func packed(recs []byte, pos int) (de dirent, kid bool, next int) {
+func packed(recs []byte, pos int) (de dirent, next int) {
 	b := recs[pos:]
 	nlen := int(binary.NativeEndian.Uint16(b))
-	t := b[2]
-	de.typ = Type(t &^ packedKid)
+	de.typ = Type(b[2])
 	de.ino = binary.NativeEndian.Uint64(b[packedHead:])
 	const p = packedHead + packedIno
 	de.name = b[p : p+nlen]
-	return de, t&packedKid != 0, pos + p + nlen + 1
+	return de, pos + p + nlen + 1
 }
 
 // rawList is a directory as read, before packing: the OS's
@@ -450,9 +432,9 @@ func (l *rawList) merge(s []sortEnt, m int, tmp []sortEnt) {
 	copy(s[k:], a[i:]) // the rest of b is in place
 }
 
-// pack writes raw's entries, in their order, into l.recs, the records
-// of type directory without a node. b is what collect learned of them.
-func (l *listing) pack(raw *rawList, b batch) {
+// pack writes raw's entries, in their order, into l.recs. b is what
+// collect learned of them.
+func (l *listing) pack(raw *rawList, b gathered) {
 	size := len(raw.ents)*(packedHead+packedIno+1) + b.nameBytes
 	if cap(l.recs) < size {
 		// Rounded up, so that the listing, once recycled, fits most
@@ -488,7 +470,7 @@ func (l *listing) keepBig(raw *rawList) {
 	big := new(rawList)
 	*big = *raw
 	*raw = rawList{}
-	l.big, l.kidDirs = big, false
+	l.big = big
 	l.lastDir = -1
 	for i := len(big.ents) - 1; i >= 0; i-- {
 		if big.ents[i].typ == TypeDir {

@@ -27,15 +27,18 @@ import (
 // The engine matrix: every walker option through every scheduler, with
 // 1, 2 and 8 workers, compared with the serial walk.
 //
-// A row is a scheduler and a worker count, selected through Options as
-// walkImpl and runSorted select them:
+// A row is an engine and its policy with a worker count, selected
+// through Options as walkImpl selects them:
 //
-//	serial    Workers 1, no Sort: GNU find's order
+//	serial    Workers 1, no Sort: the depth-first walk by fts batches,
+//	          GNU find's order
 //	parallel  Workers 2 or 8, no Sort: work stealing, order unspecified
-//	sorted    Sort: one visitor at a time, name order for any count
-//	owned     Sort and Ordered: workers own subtrees, output captured
-//	          and written in name order (with one worker, and under
-//	          PostOrder, Ordered is ignored: the sorted walk runs)
+//	sorted    Sort: the depth-first walk by name, one goroutine, name
+//	          order for any count
+//	owned     Sort and Ordered: workers own subtrees (the depth-first
+//	          walk by name with a giver), output captured and written
+//	          in name order (with one worker, and under PostOrder,
+//	          Ordered is ignored: the sorted walk runs)
 //
 // What a row must give is derived from the serial walk. For the options
 // that only take visits away (Prune, the depth limits, XDev,

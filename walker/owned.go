@@ -11,9 +11,8 @@ import (
 // The sorted walk when the visits' only effect is output
 // (Options.Ordered): subtrees owned by workers.
 //
-// Each worker walks its own part of the tree as the one-worker sorted
-// walk does (-j1 -s: a directory is read, sorted and visited in one go,
-// and closed when its subtree is done), in a Seq of the Ordered, its
+// Each worker walks its own part of the tree with a depth-first walk
+// (depth.go) by name, whose giver it is, in a Seq of the Ordered, its
 // part's place in the walk's order; the Ordered writes what it prints
 // straight out when its part is the next to be written, or captures it
 // to write later, in order.
@@ -29,9 +28,10 @@ import (
 // shared the same way by its records: the thief visits the second half
 // of what is left of it, and the victim stops at the half.
 //
-// Why not the read-ahead of sorted.go: there, a directory is read
+// Why owned subtrees, not one goroutine visiting in order while the
+// others read ahead (the sorted walk until issue 31): a directory read
 // by one goroutine and visited or closed by another, many directories
-// later, which costs more than capturing the output does.
+// later, costs more than capturing the output does (bench/NOTES.md).
 //
 // Memory: when Ordered.Step reports a worker's Seq full (it has captured
 // all it may), the worker nests: it suspends its walk and walks,
@@ -74,8 +74,7 @@ var hookOwned func(event string)
 type owned struct {
 	w   *walk
 	out Ordered
-	// mu is also every worker's sorter.mu: a directory given away is a
-	// frame of two walks, whose node counts they share.
+	// mu guards the tasks: who waits for one, who is busy.
 	mu sync.Mutex
 	// cond is where workers wait for a task, for their Seq to be the
 	// head (broadcast when Ordered.End says it moved), or for the end.
@@ -84,20 +83,18 @@ type owned struct {
 	waiting []*oworker  // workers waiting for a task
 	busy    int         // workers with a task (or one handed over)
 	over    atomic.Bool // the walk is over
-	spares              // every walk's, as mu is
 }
 
 // oworker is one worker of an owned walk.
 type oworker struct {
 	o       *owned
 	id      int
-	r       *sorter              // its walk: frames, Entry, path buffer, spare nodes
-	k       *sreader             // its read scratch space
+	g       *ownGiver            // its walk's (a nested task's while nested)
 	seg     Seq                  // the Seq its visits are in
 	task    atomic.Pointer[task] // handed over by a victim
 	queued  bool                 // in o.waiting
 	nested  bool                 // waiting in nest, not in nextTask
-	levels  []*sorter            // the walks of nested tasks (nest)
+	levels  []*ownGiver          // the walks of nested tasks (nest)
 	steps   uint32
 	backoff int // steps before offer looks again
 	misses  int // offer's looks in a row that found nothing
@@ -123,11 +120,11 @@ func runOwned(w *walk, roots *rootSource, n int) {
 	o.cond.L = &o.mu
 	ws := make([]*oworker, n)
 	for i := range ws {
-		x := &oworker{o: o, id: i, k: newSReader(w, i)}
-		x.r = newOwnedSorter(o, i, x)
+		x := &oworker{o: o, id: i}
+		x.g = x.newWalk()
 		ws[i] = x
 	}
-	ws[0].r.roots = roots
+	ws[0].g.t.roots = roots
 	var wg sync.WaitGroup
 	for _, x := range ws[1:] {
 		wg.Add(1)
@@ -140,13 +137,73 @@ func runOwned(w *walk, roots *rootSource, n int) {
 	wg.Wait()
 }
 
-// newOwnedSorter returns a one-goroutine sorted walk for worker id.
-func newOwnedSorter(o *owned, id int, x *oworker) *sorter {
-	r := &sorter{w: o.w, mu: &o.mu, own: x, spares: &o.spares}
-	r.work.L = &o.mu
-	r.ew.init(o.w, id)
-	r.ew.e.lazy = r
-	return r
+// ownGiver is the giver of one walk of an owned walk's worker: it
+// keeps the cuts of the walk's frames, the records given away.
+type ownGiver struct {
+	x    *oworker
+	t    *dfs
+	cuts []cut // by frame index
+}
+
+// cut says that records of frame f of the walk were given away (offer):
+// the record at f.end, after which the walk goes on in seg, the Seq that
+// follows the thief's (rest is the frame's end past it); or (rng) those
+// from f.end on, in one range or several: the walk goes on in seg once
+// at f.end.
+type cut struct {
+	seg  Seq
+	rest int
+	rng  bool
+}
+
+// newWalk returns a depth-first walk by name for x.
+func (x *oworker) newWalk() *ownGiver {
+	g := &ownGiver{x: x, t: newDFS(x.o.w, x.id, true, nil)}
+	g.t.give, g.t.help = g, x.help
+	return g
+}
+
+// cutOf returns the cut of frame i of g's walk, or nil. A frame's cut
+// is done (leave) before the frame is popped.
+func (g *ownGiver) cutOf(i int) *cut {
+	if i < len(g.cuts) && g.cuts[i].seg != nil {
+		return &g.cuts[i]
+	}
+	return nil
+}
+
+// setCut records the cut of frame i.
+func (g *ownGiver) setCut(i int, c cut) {
+	for len(g.cuts) <= i {
+		g.cuts = append(g.cuts, cut{})
+	}
+	g.cuts[i] = c
+}
+
+func (g *ownGiver) step()    { g.x.step() }
+func (g *ownGiver) visited() { g.x.visited() }
+
+// reached, at the record of f given away, skips it and goes on in the
+// Seq that follows the thief's.
+func (g *ownGiver) reached(f *frame) bool {
+	c := g.cutOf(len(g.t.frames) - 1)
+	if c == nil || c.rng {
+		return false
+	}
+	_, f.pos = f.lst.next(f.pos)
+	f.end = c.rest
+	g.x.switchTo(c)
+	return true
+}
+
+// leave, for a frame left with a cut pending (a range given away, or a
+// Stop or a lost descriptor before the record given away), goes on in
+// the Seq after the thief's all the same: what the walk visits after the
+// frame comes after what was given away.
+func (g *ownGiver) leave(f *frame) {
+	if c := g.cutOf(len(g.t.frames) - 1); c != nil {
+		g.x.switchTo(c)
+	}
 }
 
 // run is one worker: the starting points for the first (seg is set),
@@ -154,7 +211,7 @@ func newOwnedSorter(o *owned, id int, x *oworker) *sorter {
 func (x *oworker) run(seg Seq) {
 	if seg != nil {
 		x.begin(seg)
-		x.r.emit(x.k)
+		x.g.t.run()
 		x.end()
 	}
 	for {
@@ -170,14 +227,14 @@ func (x *oworker) run(seg Seq) {
 	}
 }
 
-// walk walks t with x.r, in t's Seq.
+// walk walks t with x's current walk, in t's Seq.
 func (x *oworker) walk(t *task) {
-	r := x.r
-	r.frames = append(r.frames[:0], t.f)
-	r.ew.pb.cur = nil
-	r.ew.pb.setDir(&t.f.n.d)
+	w := x.g.t
+	w.frames = append(w.frames[:0], t.f)
+	w.pb.cur = nil
+	w.pb.setDir(t.f.d)
 	x.begin(t.seg)
-	r.emit(x.k)
+	w.run()
 	x.end()
 	if t.tail != nil {
 		x.begin(t.tail)
@@ -255,9 +312,9 @@ func (x *oworker) end() {
 	x.seg = nil
 }
 
-// entry is called by x's walk after each visit that does not descend:
+// visited is called by x's walk after each visit that does not descend:
 // every 16 it steps (Ordered.Step wants to be called every few visits).
-func (x *oworker) entry() {
+func (x *oworker) visited() {
 	if x.steps++; x.steps%16 == 0 {
 		x.step()
 	}
@@ -288,7 +345,7 @@ func (x *oworker) nest() {
 		return
 	}
 	o := x.o
-	seg, r := x.seg, x.r
+	seg, g := x.seg, x.g
 	for {
 		t := o.nestedTask(x, seg)
 		if t == nil {
@@ -299,14 +356,14 @@ func (x *oworker) nest() {
 		}
 		depth := len(x.levels)
 		if depth == cap(x.levels) || x.levels[:depth+1][depth] == nil {
-			x.levels = append(x.levels, newOwnedSorter(o, x.id, x))
+			x.levels = append(x.levels, x.newWalk())
 		} else {
 			x.levels = x.levels[:depth+1]
 		}
-		x.r = x.levels[depth]
+		x.g = x.levels[depth]
 		x.walk(t)
 		x.levels = x.levels[:depth]
-		x.r, x.seg = r, seg
+		x.g, x.seg = g, seg
 	}
 }
 
@@ -358,21 +415,10 @@ func (x *oworker) wait() {
 	o.mu.Unlock()
 }
 
-// passCut, at the record of f given away, skips it and goes on in the
-// Seq that follows the thief's.
-func (x *oworker) passCut(f *frame) {
-	if f.lst.big == nil {
-		_, _, f.pos = packed(f.lst.recs, f.pos)
-	} else {
-		f.pos++
-	}
-	x.switchTo(f)
-}
-
-// switchTo ends x's Seq and goes on in f's cutSeg.
-func (x *oworker) switchTo(f *frame) {
-	next := f.cutSeg
-	f.cutSeg = nil
+// switchTo ends x's Seq and goes on in c's, which is then done.
+func (x *oworker) switchTo(c *cut) {
+	next := c.seg
+	*c = cut{}
 	x.end()
 	x.begin(next)
 }
@@ -382,9 +428,9 @@ func (x *oworker) switchTo(f *frame) {
 // ahead that has not been given away (the second in x's current
 // directory), or else, in a directory read in several calls (listing.big),
 // the second half of the records x has still to visit there. The thief's
-// frame shares x's node and descriptor (pinWant); x skips the record
-// when it gets there (passCut), or stops at the half (frame.end) and goes
-// on after the thief's segment.
+// frame shares x's dir and descriptor (pinWant); x skips the record
+// when it gets there (ownGiver.reached), or stops at the half
+// (frame.end) and goes on after the thief's segment.
 //
 // Order: a part given away is always the next one after x's current
 // segment, so its segment goes right after x.seg. That holds because
@@ -397,27 +443,29 @@ func (x *oworker) offer() {
 		return
 	}
 	o := x.o
-	r := x.r
-	if r.w.stop.Load() {
+	g := x.g
+	w := g.t
+	if w.w.stop.Load() {
 		return
 	}
 	lastCut := -1 // the deepest frame with a cut pending
-	for i := range r.frames {
-		if r.frames[i].cutSeg != nil {
+	for i := range w.frames {
+		if g.cutOf(i) != nil {
 			lastCut = i
 		}
 	}
-	for i := range r.frames {
-		f := &r.frames[i]
+	for i := range w.frames {
+		f := &w.frames[i]
 		lst := f.lst
-		if f.phase != phaseVisit || lst == nil || f.lazy || f.n.d.lost {
+		if f.phase != phaseVisit || lst == nil || f.d.lost {
 			continue
 		}
+		c := g.cutOf(i)
 		q, rec, mid := -1, []byte(nil), -1
-		if f.cutSeg == nil && lst.lastDir >= f.pos {
+		if c == nil && lst.lastDir >= f.pos {
 			var next int
 			q, rec, next = nextDirRec(lst, f.pos, f.end)
-			if q >= 0 && i == len(r.frames)-1 {
+			if q >= 0 && i == len(w.frames)-1 {
 				// The top frame's first subdirectory ahead is x's own next
 				// work: giving it away would leave x a few files to visit,
 				// and in a chain of single subdirectories the walk would
@@ -425,8 +473,8 @@ func (x *oworker) offer() {
 				q, rec, _ = nextDirRec(lst, next, f.end)
 			}
 		}
-		if q < 0 && i >= lastCut && lst.big != nil && lst.ended.err == nil &&
-			(f.cutSeg == nil || f.cut == f.end) && f.end-f.pos >= ownedMinRange {
+		if q < 0 && i >= lastCut && lst.big != nil && f.rd.end.err == nil &&
+			(c == nil || c.rng) && f.end-f.pos >= ownedMinRange {
 			// (A read error is reported after the listing's last
 			// record, by the frame that visits it: x's.)
 			mid = f.pos + (f.end-f.pos)/2
@@ -447,7 +495,7 @@ func (x *oworker) offer() {
 			o.mu.Unlock()
 			break
 		}
-		fd, err := r.w.pinWant(&f.n.d, 1) // as a frame entered holds it
+		fd, err := w.w.pinWant(f.d, 1) // as a frame opened holds it
 		if err != nil {
 			// Not a deeper frame instead: its part would come before
 			// this frame's, given later (see Order above).
@@ -465,31 +513,29 @@ func (x *oworker) offer() {
 		if !y.nested {
 			o.busy++
 		}
-		f.n.d.refs.Add(1) // the thief's frame
+		f.d.refs.Add(1) // the thief's frame
 		seg, cont := o.out.After(x.seg)
-		t := &task{seg: seg, f: frame{n: f.n, parentFD: -1, fd: fd, opened: true, phase: phaseVisit}}
+		t := &task{seg: seg, f: frame{d: f.d, parentFD: -1, fd: fd, opened: true, phase: phaseVisit}}
 		if q >= 0 {
-			tl, ok := popLast(&r.free)
-			if !ok {
-				tl = new(listing)
-			}
+			tl := w.newListing()
 			tl.recs = append(tl.recs[:0], rec...)
 			tl.lastDir = 0
 			t.f.lst, t.f.end = tl, len(tl.recs)
-			f.cut, f.cutSeg = q, cont
+			g.setCut(i, cut{seg: cont, rest: f.end})
+			f.end = q
 		} else {
 			// The thief visits [mid, f.end) of the same listing.
 			t.f.lst, t.f.pos, t.f.end = lst, mid, f.end
-			if f.cutSeg == nil {
-				f.cutSeg = cont
+			if c == nil {
+				g.setCut(i, cut{seg: cont, rng: true})
 			} else {
 				// Another range of this frame was given before: x's
-				// output goes on after both, in f.cutSeg, and cont,
+				// output goes on after both, in c.seg, and cont,
 				// between the two ranges, stays empty (the thief
 				// ends it).
 				t.tail = cont
 			}
-			f.cut, f.end = mid, mid
+			f.end = mid
 		}
 		y.task.Store(t)
 		o.cond.Broadcast()
@@ -507,7 +553,7 @@ func (x *oworker) offer() {
 // a part of the walk before its segment.
 func (x *oworker) help(job func()) (wait func()) {
 	o := x.o
-	if !o.want.Load() || x.r.w.stop.Load() {
+	if !o.want.Load() || x.o.w.stop.Load() {
 		return nil
 	}
 	o.mu.Lock()
@@ -550,7 +596,7 @@ func nextDirRec(lst *listing, pos, end int) (q int, rec []byte, next int) {
 		return -1, nil, 0
 	}
 	for p := pos; p <= lst.lastDir && p < end; {
-		de, _, next := packed(lst.recs, p)
+		de, next := packed(lst.recs, p)
 		if de.typ == TypeDir {
 			return p, lst.recs[p:next], next
 		}

@@ -78,15 +78,14 @@ type worker struct {
 	items []*dir     // items[head:] are queued; the top is the end
 	head  int
 
-	dbuf  []byte  // read buffer
-	rd    dirRead // the read of the directory being read
-	batch []*dir  // children of the current chunk, before pushing
-	names []byte  // arena for the items' names
-	held  *dir    // the path buffer's directory, referenced (holdPath)
+	dbuf    []byte  // read buffer
+	rd      dirRead // the read of the directory being read
+	kids    []*dir  // children of the current chunk, before pushing
+	names   []byte  // arena for the items' names
+	pathRef *dir    // the path buffer's directory, referenced (refPath)
 
-	ncalls    uint32 // opens and reads, for sampling (adapt)
-	full      uint8  // probes left that count sleeps (adapt.begin)
-	spareDirs []*dir // free list of items (allocDir, unref), spilling to the pool's
+	smp       *sampler // times some opens and reads, when the walk adapts
+	spareDirs []*dir   // free list of items (allocDir, unref), spilling to the pool's
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
@@ -95,7 +94,10 @@ func runParallel(w *walk, roots *rootSource, n, fed int) {
 	p := &pool{w: w}
 	p.cond.L = &p.mu
 	p.park.L = &p.mu
-	p.ad = newAdapt(p, runtime.GOMAXPROCS(0), max(n, fed))
+	p.ad = newAdapt(w.opt.Procs, runtime.GOMAXPROCS(0), max(n, fed))
+	if p.ad != nil {
+		p.ad.resize, p.ad.started = p.resize, &p.started
+	}
 	p.workers = make([]*worker, n, max(n, fed))
 	if p.ad != nil {
 		p.workers = p.workers[:cap(p.workers)]
@@ -134,7 +136,10 @@ func runParallel(w *walk, roots *rootSource, n, fed int) {
 func (p *pool) newWorker(i int) *worker {
 	k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
 	k.init(p.w, i)
-	k.e.ad = p.ad
+	if p.ad != nil {
+		k.smp = &sampler{a: p.ad}
+		k.e.smp = k.smp
+	}
 	return k
 }
 
@@ -249,7 +254,7 @@ func (k *worker) run() {
 			continue
 		}
 		k.process(d)
-		k.holdPath()
+		k.refPath()
 		if !p.w.opt.PostOrder {
 			k.unref(d)
 		}
@@ -360,22 +365,21 @@ func (k *worker) waitWork() bool {
 	return !p.done
 }
 
-// begin starts a probe of one open or read in callSample, when the walk
-// adapts; t0 < 0 says the call is not probed.
-func (k *worker) begin() probe {
-	if k.p.ad == nil {
-		return probe{t0: -1}
+// sample starts a probe of one open or read in callSample, when the
+// walk adapts; t0 < 0 says the call is not probed.
+func (k *worker) sample() probe {
+	if s := k.smp; s != nil {
+		if pr, ok := s.sample(&s.calls, callSample); ok {
+			return pr
+		}
 	}
-	if k.ncalls++; k.ncalls%callSample != 0 {
-		return probe{t0: -1}
-	}
-	return k.p.ad.begin(&k.full)
+	return probe{t0: -1}
 }
 
-// end ends a probe begun by begin.
-func (k *worker) end(pr probe) {
+// sampled ends a probe begun by sample.
+func (k *worker) sampled(pr probe) {
 	if pr.t0 >= 0 {
-		k.p.ad.end(pr, callSample, &k.full)
+		k.smp.sampled(pr, callSample)
 	}
 }
 
@@ -418,9 +422,9 @@ func (k *worker) process(d *dir) {
 	}
 	// Pre-order: once open, d needs nothing from its parent. Post-order:
 	// d's own visit will need the parent's descriptor.
-	pr := k.begin()
+	pr := k.sample()
 	err := w.openChild(d, &k.scratch, !opt.PostOrder)
-	k.end(pr)
+	k.sampled(pr)
 	if err != nil {
 		k.openFailed(d, -1, err) // before complete reads d.vanished
 	} else {
@@ -491,23 +495,23 @@ func (k *worker) readDir(d *dir) {
 	// thread) costs more than it saves (bench/NOTES.md).
 	costly := false
 	for !w.stop.Load() {
-		pr := k.begin()
+		pr := k.sample()
 		hookBeforeRead(d)
 		buf := rd.next()
-		k.end(pr)
-		if len(k.batch) > 0 {
+		k.sampled(pr)
+		if len(k.kids) > 0 {
 			// The last chunk's children go out now that it is known
 			// whether more will follow: if not, this worker will pop
 			// one of them itself. Other workers read d.id from now on,
 			// which a late "." check could set: it is given up.
 			if !rd.end.refused() {
-				k.pushBatch(d, buf != nil)
+				k.pushKids(d, buf != nil)
 			}
 			rd.dot = true
 		}
 		if buf == nil {
 			if rd.end.refused() {
-				k.dropBatch()
+				k.dropKids()
 				k.refuse(d, &rd.end)
 			}
 			k.readFailed(d, rd.end.err)
@@ -529,15 +533,15 @@ func (k *worker) readDir(d *dir) {
 		k.visitChunk(d, fd, buf, follow)
 		costly = k.e.nstat != stats
 		if w.stop.Load() {
-			k.dropBatch()
+			k.dropKids()
 			return
 		}
 	}
-	k.dropBatch()
+	k.dropKids()
 }
 
 // visitChunk visits the records in buf, a getdents chunk of d, and
-// collects d's subdirectories in k.batch. The reader has checked "."
+// collects d's subdirectories in k.kids. The reader has checked "."
 // (readDir) before any chunk gets here.
 func (k *worker) visitChunk(d *dir, fd int, buf []byte, follow bool) {
 	w := k.w
@@ -556,26 +560,26 @@ func (k *worker) visitChunk(d *dir, fd int, buf []byte, follow bool) {
 		}
 		descend, c := k.entry(d, fd, &de)
 		if descend {
-			k.batch = append(k.batch, k.newChild(d, de.name, c, follow))
+			k.kids = append(k.kids, k.newChild(d, de.name, c, follow))
 		}
 	}
 }
 
-// dropBatch forgets children not pushed (after a Stop or a loop).
-func (k *worker) dropBatch() {
-	for _, x := range k.batch {
+// dropKids forgets children not pushed (after a Stop or a loop).
+func (k *worker) dropKids() {
+	for _, x := range k.kids {
 		k.unref(x)
 	}
-	clear(k.batch)
-	k.batch = k.batch[:0]
+	clear(k.kids)
+	k.kids = k.kids[:0]
 }
 
-// pushBatch queues the children found in the last chunk. Each holds a
+// pushKids queues the children found in the last chunk. Each holds a
 // want on d (its descriptor, to be opened from) and, under PostOrder, an
 // unfinished count.
-func (k *worker) pushBatch(d *dir, more bool) {
+func (k *worker) pushKids(d *dir, more bool) {
 	p := k.p
-	n := len(k.batch)
+	n := len(k.kids)
 	d.mu.Lock()
 	d.want += int32(n)
 	d.mu.Unlock()
@@ -583,9 +587,9 @@ func (k *worker) pushBatch(d *dir, more bool) {
 		d.unfinished.Add(int32(n))
 	}
 	p.pending.Add(int64(n))
-	k.push(k.batch, more)
-	clear(k.batch) // pushed: the references went with them
-	k.batch = k.batch[:0]
+	k.push(k.kids, more)
+	clear(k.kids) // pushed: the references went with them
+	k.kids = k.kids[:0]
 }
 
 // newChild makes the directory item for the Entry's file, a child of d.
@@ -686,17 +690,17 @@ func (k *worker) unref(d *dir) {
 	}
 }
 
-// holdPath moves the worker's reference to the directory its path buffer
+// refPath moves the worker's reference to the directory its path buffer
 // holds, after process may have changed it.
-func (k *worker) holdPath() {
-	if cur := k.pb.cur; cur != k.held {
+func (k *worker) refPath() {
+	if cur := k.pb.cur; cur != k.pathRef {
 		if cur != nil {
 			cur.refs.Add(1)
 		}
-		if k.held != nil {
-			k.unref(k.held)
+		if k.pathRef != nil {
+			k.unref(k.pathRef)
 		}
-		k.held = cur
+		k.pathRef = cur
 	}
 }
 
@@ -755,11 +759,11 @@ func (k *worker) processChunk(x *dir) {
 		} else {
 			k.pb.setDir(d)
 			k.visitChunk(d, fd, b, w.opt.Follow == FollowAll)
-			if len(k.batch) > 0 {
+			if len(k.kids) > 0 {
 				if w.stop.Load() {
-					k.dropBatch()
+					k.dropKids()
 				} else {
-					k.pushBatch(d, false)
+					k.pushKids(d, false)
 				}
 			}
 			w.unpin(d, false)

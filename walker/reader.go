@@ -27,9 +27,9 @@ import (
 //
 // The order the records are handed out in is the scheduler's policy:
 // a chunk at a time in readdir order (the parallel walk), gnulib fts's
-// batches of up to 100,000 records, in inode order when a batch is big
-// (the serial walk, serial.go), or the whole directory by name
-// (the sorted walk, sorted.go; the sort is in listing.go).
+// batches of up to 100,000 records, in inode order when a batch is big,
+// or the whole directory by name (the depth-first walk, depth.go; the
+// sort is in listing.go).
 
 // dirRead is one pass over an open directory, a getdents chunk at a
 // time.
@@ -121,8 +121,8 @@ func (b *readBufs) give(c []byte) {
 	pushSpare((*[][]byte)(b), c[:cap(c)], maxSpareChunks)
 }
 
-// batch is what collect learned of the records it gathered.
-type batch struct {
+// gathered is what collect learned of the records it gathered.
+type gathered struct {
 	leaf      bool // no record that the walk may descend into
 	nameBytes int  // the names' bytes
 }
@@ -135,9 +135,9 @@ type batch struct {
 // rd.carry; more says whether the directory has records left. byName
 // sets the entries' sort keys and raw.lcp for sortByName.
 //
-// It is the batch policies' one read loop: gnulib fts's batches (the
-// serial walk) and the whole directory by name (the sorted walk).
-func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, byName bool) (b batch, more bool) {
+// It is the depth-first walk's one read loop: gnulib fts's batches, or
+// the whole directory by name.
+func (s *wstate) collect(rd *dirRead, raw *rawList, bufs *readBufs, limit int, byName bool) (b gathered, more bool) {
 	b.leaf = true
 	var first []byte // the first name, for raw.lcp
 	lcp := 0
