@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +18,7 @@ type accessNode struct {
 }
 
 func (n *accessNode) Eval(e *walker.Entry, _ *State) bool {
-	return accessAt(e, n.mode) == nil
+	return meta.Access(metaFile(e), n.mode) == nil
 }
 
 func (n *accessNode) Facts() Facts {
@@ -32,14 +33,7 @@ func (n *accessNode) Facts() Facts {
 
 func (n *accessNode) Args() []string { return []string{n.op} }
 
-func parseAccess(p *parser, op string) error {
-	mode := uint32(unix.R_OK)
-	switch op {
-	case "-writable":
-		mode = unix.W_OK
-	case "-executable":
-		mode = unix.X_OK
-	}
-	p.push(&accessNode{op: op, mode: mode})
+func parseAccess(p *parser, op string, v variant) error {
+	p.push(&accessNode{op: op, mode: uint32(v)})
 	return nil
 }

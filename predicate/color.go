@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/gfind/gfind/internal/lscolors"
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -20,8 +21,8 @@ import (
 
 // parseColor is -color and -nocolor: colors on or off for the -print and
 // -ls actions, wherever it stands (applyColor).
-func parseColor(p *parser, op string) error {
-	p.cfg.Color = op == "-color"
+func parseColor(p *parser, op string, v variant) error {
+	p.cfg.Color = v&on != 0
 	return nil
 }
 
@@ -176,7 +177,7 @@ func (z *colorizer) colorOf(e *walker.Entry, name []byte, t walker.Type, st *uni
 			return z.missing()
 		}
 	}
-	return z.pick(name, t, st, func() bool { return hasCapability(e, follow) })
+	return z.pick(name, t, st, func() bool { return meta.HasCapability(metaFile(e), follow) })
 }
 
 // pick is bfs's file_color once the type is known: st, when not nil,

@@ -1,7 +1,7 @@
 package predicate
 
 // File capabilities are Linux's (security.capability); elsewhere
-// hasCapability is false and ca never colors.
+// meta.HasCapability is false and ca never colors.
 
 import (
 	"os"

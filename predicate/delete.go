@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -38,10 +39,10 @@ type drySet struct {
 	paths map[string]struct{}
 }
 
-func parseDelete(p *parser, op string) error {
+func parseDelete(p *parser, op string, v variant) error {
 	p.walk.PostOrder = true // -delete implies -depth
 	n := &deleteNode{op: op}
-	if op == "-delete-dry-run" || p.cfg.DryRun {
+	if v&dryRun != 0 || p.cfg.DryRun {
 		// One set for the whole command line: what one -delete removes
 		// empties a directory for another.
 		for _, t := range p.toks {
@@ -77,7 +78,7 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 		flags = unix.AT_REMOVEDIR
 	}
 	err := unix.Unlinkat(e.DirFD(), string(name), flags)
-	if err == errUnlinkDir && flags == 0 {
+	if err == meta.ErrUnlinkDir && flags == 0 {
 		err = rmdirAfterUnlink(err, unix.Unlinkat(e.DirFD(), string(name), unix.AT_REMOVEDIR))
 	}
 	switch {
@@ -90,7 +91,7 @@ func (n *deleteNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 // rmdirAfterUnlink is the error of -delete's rmdir, tried because
-// unlink failed with errUnlinkDir. Linux's EISDIR says the file is a
+// unlink failed with meta.ErrUnlinkDir. Linux's EISDIR says the file is a
 // directory; the BSDs' and macOS's EPERM says so too, but also that the
 // file may not be removed at all (a sticky directory, an immutable
 // flag): when the rmdir then finds no directory (ENOTDIR), unlink's
@@ -147,7 +148,7 @@ func (n *deleteNode) dryRun(e *walker.Entry, s *State) bool {
 // every name in it was "deleted" by this dry run.
 func (d *drySet) emptyAfterRun(e *walker.Entry) error {
 	fd, err := unix.Openat(e.DirFD(), string(e.AtName()), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err == errNoFollowLink {
+	if err == meta.ErrNoFollowLink {
 		err = unix.ENOTDIR // rmdir of a symbolic link
 	}
 	if err != nil {

@@ -29,11 +29,12 @@
 //	name.go             -name -iname -path -ipath -wholename -iwholename (internal/fnmatch)
 //	typ.go link.go      -type -xtype -lname -ilname
 //	regex.go            -regex -iregex -regextype (internal/gnuregex)
-//	size.go perm.go inode.go access.go  metadata tests
+//	size.go perm.go inode.go access.go  metadata tests (internal/meta asks the kernel,
+//	                    internal/mode compiles -perm's chmod modes)
 //	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
 //	fstype.go           -fstype (internal/mounts)
-//	time.go birth_*.go  -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
-//	action.go exec.go delete.go printf.go ls.go files.go  actions
+//	time.go             -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
+//	action.go exec.go delete.go printf.go ls.go files.go  actions (ls.go: internal/listfile)
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //	run.go              one run: the walk's options, the reorder choice,
 //	                    a State per worker, the exit status
@@ -47,13 +48,14 @@
 //	limit.go older.go   -limit N; -older, -newer-than DURATION
 //	delete.go           also -delete-dry-run, --dry-run, --no-preserve-root
 //	gitignore.go        -gitignored, --gitignore (internal/gitignore)
-//	fsmeta.go xattr_*.go  -xattr -xattrname -acl -capable -sparse
+//	fsmeta.go           -xattr -xattrname -acl -capable -sparse (internal/meta)
 //	hidden.go unique.go -hidden -nohidden; -unique
 //
-// The OS boundary: sys_linux.go, sys_bsd.go (macOS and the BSDs) and
-// sys_<os>.go hold the calls and errno values that differ per system;
-// xattr_<os>.go (xattr_extattr.go: FreeBSD and NetBSD) the extended
-// attributes. Everything else builds everywhere.
+// The OS boundary: sys_linux.go and sys_bsd.go (macOS and the BSDs)
+// hold -exec's argument limit and -execdir's way into a directory; the
+// calls about one file (access, -empty, birth time, extended
+// attributes) and the errno values that differ are internal/meta's.
+// Everything else builds everywhere.
 //
 // Patterns for -name, -path and friends use gfind's own POSIX
 // fnmatch (internal/fnmatch): GNU find passes no FNM_PATHNAME and no

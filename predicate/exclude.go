@@ -24,7 +24,7 @@ func (n *excludeNode) Args() []string {
 	return append([]string{"-exclude"}, argsAt(n.kid, precNot)...)
 }
 
-func parseExclude(p *parser, op string) error {
+func parseExclude(p *parser, op string, _ variant) error {
 	p.pushTok(token{kind: tokNot, prec: precNot, exclude: true})
 	return nil
 }

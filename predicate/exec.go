@@ -95,12 +95,8 @@ type execNode struct {
 	dirs map[string]*batch // -execdir ... +: per directory (see enterDir)
 }
 
-func parseExec(p *parser, op string) error {
-	n := &execNode{
-		op:    op,
-		inDir: op == "-execdir" || op == "-okdir",
-		ask:   op == "-ok" || op == "-okdir",
-	}
+func parseExec(p *parser, op string, v variant) error {
+	n := &execNode{op: op, inDir: v&inFileDir != 0, ask: v&askFirst != 0}
 	if n.inDir {
 		// GNU's insert_exec_ok turns -ignore_readdir_race off here.
 		p.walk.IgnoreReaddirRace = false

@@ -221,7 +221,7 @@ func (n *fprintNode) Facts() Facts {
 func (n *fprintNode) Args() []string       { return []string{n.op, n.name} }
 func (n *fprintNode) outputFile() *outFile { return n.file }
 
-func parseFprint(p *parser, op string) error {
+func parseFprint(p *parser, op string, v variant) error {
 	name, err := p.arg(op)
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func parseFprint(p *parser, op string) error {
 		return err
 	}
 	term := byte('\n')
-	if op == "-fprint0" {
+	if v&nulTerm != 0 {
 		term = 0
 	}
 	p.push(&fprintNode{op: op, name: name, file: of, term: term})

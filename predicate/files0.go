@@ -13,7 +13,7 @@ import (
 // parseFiles0From is -files0-from FILE. GNU's parse_files0_from inserts
 // no predicate, unlike the other options (which are tests that are always
 // true): buildList adds nothing to the expression for it.
-func parseFiles0From(p *parser, op string) (err error) {
+func parseFiles0From(p *parser, op string, _ variant) (err error) {
 	p.files0, err = p.arg(op)
 	p.hasFiles0 = err == nil
 	return err

@@ -2,11 +2,11 @@ package predicate
 
 import (
 	"bytes"
-	"errors"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -36,22 +36,15 @@ const (
 var metaOps = [...]string{metaXattr: "-xattr", metaXattrName: "-xattrname", metaACL: "-acl", metaCapable: "-capable"}
 
 // metaScratch is a worker's memory for the xattr tests: the buffers of
-// the system's calls (xattr_<os>.go), and the device of the directory it
+// the system's calls (meta.Scratch), and the device of the directory it
 // last asked about (device).
 type metaScratch struct {
-	xattrScratch
+	meta.Scratch
 
 	haveDir bool
 	dirFD   int    // the directory descriptor dirDev is for
 	dir     []byte // and its path, as Entry.Path[:NameOff]
 	dirDev  uint64
-}
-
-// noSupport reports whether err says the file system has no extended
-// attributes (or no ACLs) at all. ENOTSUP and EOPNOTSUPP are one value
-// on Linux and FreeBSD, two on macOS and NetBSD, whose calls say either.
-func noSupport(err error) bool {
-	return errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
 }
 
 // metaNode is one of -xattr, -xattrname, -acl and -capable. Its devices
@@ -85,7 +78,7 @@ func (n *metaNode) Eval(e *walker.Entry, s *State) bool {
 	switch {
 	case err == nil:
 		return ok
-	case noSupport(err):
+	case meta.NoSupport(err):
 		// Only a regular file's or a directory's answer speaks for the
 		// file system: Linux has no POSIX ACLs on symbolic links, and
 		// says ENOTSUP for a link on ext4 as for any file on ramfs.
@@ -106,95 +99,28 @@ func (n *metaNode) Eval(e *walker.Entry, s *State) bool {
 // followed under -L (and -H for a starting point) unless it dangles.
 func (n *metaNode) check(e *walker.Entry, s *State, t walker.Type) (bool, error) {
 	follow := s.follows(e) && t != walker.TypeSymlink
-	m := &s.meta
+	m, f := &s.meta, metaFile(e)
 	switch n.kind {
 	case metaXattr:
-		return m.hasXattrs(e, follow)
+		return m.HasXattrs(f, follow)
 	case metaXattrName:
-		return m.hasXattr(e, follow, n.name, n.cname)
+		return m.HasXattr(f, follow, n.name, n.cname)
 	case metaCapable:
-		if !haveCapabilities {
+		if !meta.HaveCapabilities {
 			return false, nil // file capabilities are Linux's
 		}
-		return m.hasCaps(e, follow)
+		return m.HasCaps(f, follow)
 	case metaACL:
-		if !haveACL {
+		if !meta.HaveACL {
 			return false, nil // parseMeta has warned
 		}
-		return m.acl(e, follow, t == walker.TypeDir)
+		return m.ACL(f, follow, t == walker.TypeDir)
 	}
 	return false, nil
 }
 
-// absent sorts a failure as bfs's is_absence_error does: errNoAttr (no
-// such attribute: ENODATA on Linux, ENOATTR elsewhere) and EINVAL mean
-// none, E2BIG some, ENOTSUP is returned for the caller to remember,
-// anything else is an error to report.
-func absent(err error) (bool, error) {
-	switch {
-	case errors.Is(err, errNoAttr), errors.Is(err, unix.EINVAL):
-		return false, nil
-	case errors.Is(err, unix.E2BIG):
-		return true, nil
-	}
-	return false, err
-}
-
-// The ACL tags of <linux/posix_acl.h>.
-const (
-	aclUserObj  = 0x01
-	aclUser     = 0x02
-	aclGroupObj = 0x04
-	aclGroup    = 0x08
-	aclMask     = 0x10
-	aclOther    = 0x20
-)
-
-// aclNontrivial parses the kernel's posix_acl_xattr format (a
-// little-endian version 2 header, then 8-byte entries of tag, permissions
-// and id) as libacl's __acl_from_xattr does: a value it would refuse
-// (EINVAL) counts as no ACL.
-func aclNontrivial(val []byte, dflt bool) bool {
-	if len(val) < 4 || le32(val) != 2 || (len(val)-4)%8 != 0 {
-		return false
-	}
-	extra := false
-	for off := 4; off < len(val); off += 8 {
-		switch tag := uint16(val[off]) | uint16(val[off+1])<<8; tag {
-		case aclUserObj, aclGroupObj, aclOther:
-		case aclUser, aclGroup, aclMask:
-			extra = true
-		default:
-			return false
-		}
-	}
-	return extra || dflt && len(val) > 4
-}
-
-// validCaps reports whether val is a vfs_cap_data that libcap's
-// cap_get_file accepts: a revision whose size it matches. Any such
-// value is a capability set for bfs (cap_to_text never gives "").
-func validCaps(val []byte) bool {
-	if len(val) < 4 {
-		return false
-	}
-	switch le32(val) & 0xff000000 {
-	case 0x01000000:
-		return len(val) == 12
-	case 0x02000000:
-		return len(val) == 20
-	case 0x03000000:
-		return len(val) == 24
-	}
-	return false
-}
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
 func (n *metaNode) Facts() Facts {
-	f := Facts{Needs: NeedType, Cost: costStat}
+	f := Facts{Cost: costStat}
 	switch n.kind {
 	case metaACL:
 		// A directory may need its default ACL too. bfs's estimates
@@ -218,8 +144,8 @@ func (n *metaNode) Args() []string {
 // parseMeta is -xattr, -xattrname NAME, -acl and -capable. NAME is not
 // checked: as in bfs, a name the kernel refuses (no namespace prefix:
 // ENOTSUP) matches nothing, and one too long is an error on each file.
-func parseMeta(p *parser, op string) error {
-	n := &metaNode{kind: metaKind(slices.Index(metaOps[:], op))}
+func parseMeta(p *parser, op string, v variant) error {
+	n := &metaNode{kind: metaKind(v)}
 	if n.kind == metaXattrName {
 		name, err := p.arg(op)
 		if err != nil {
@@ -227,7 +153,7 @@ func parseMeta(p *parser, op string) error {
 		}
 		n.name, n.cname = name, append([]byte(name), 0)
 	}
-	if n.kind == metaACL && !haveACL {
+	if n.kind == metaACL && !meta.HaveACL {
 		// bfs refuses -acl where it cannot read ACLs; gfind keeps the
 		// command line working and says once why nothing matches.
 		p.warnf("%s: this system's ACLs cannot be read; the test is false for every file", op)
@@ -250,12 +176,12 @@ func (sparseNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (sparseNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
+	return Facts{Cost: costStat, Prob: 0.5}
 }
 
 func (sparseNode) Args() []string { return []string{"-sparse"} }
 
-func parseSparse(p *parser, op string) error {
+func parseSparse(p *parser, op string, _ variant) error {
 	p.push(sparseNode{})
 	return nil
 }
@@ -318,6 +244,11 @@ func (s *State) device(e *walker.Entry, t walker.Type) (uint64, bool) {
 		m.haveDir, m.dirFD, m.dir, m.dirDev = true, fd, append(m.dir[:0], dir...), uint64(st.Dev)
 	}
 	return m.dirDev, true
+}
+
+// metaFile names e for internal/meta.
+func metaFile(e *walker.Entry) meta.File {
+	return meta.File{Dir: e.DirFD(), Name: e.AtName(), Path: e.Path}
 }
 
 // seenType is the type of e as the tests see it: d_type when the walker

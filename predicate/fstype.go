@@ -38,12 +38,12 @@ func (n *fstypeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *fstypeNode) Facts() Facts {
-	return Facts{Needs: NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *fstypeNode) Args() []string { return []string{"-fstype", n.typ} }
 
-func parseFstype(p *parser, op string) error {
+func parseFstype(p *parser, op string, _ variant) error {
 	typ, err := p.arg(op)
 	if err != nil {
 		return err

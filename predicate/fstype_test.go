@@ -57,7 +57,7 @@ func TestFstypeEval(t *testing.T) {
 			t.Errorf("-fstype unknown at -O%d: %v, want %v", level, got, level < 2)
 		}
 	}
-	if f := parseOne(t, "-fstype", "nosuchfs").Facts(); f.Prob != 0 || f.Needs&NeedStat == 0 {
+	if f := parseOne(t, "-fstype", "nosuchfs").Facts(); f.Prob != 0 || f.Cost < costStat {
 		t.Errorf("-fstype nosuchfs: %+v", f)
 	}
 	if diag.Len() != 0 {

@@ -195,8 +195,8 @@ func parseSeeds() [][]string {
 		}
 		seeds = append(seeds, args)
 	}
-	for _, s := range permTests {
-		seeds = append(seeds, []string{"-perm", s.arg})
+	for _, s := range permArgs {
+		seeds = append(seeds, []string{"-perm", s})
 	}
 	for _, s := range permErrors {
 		seeds = append(seeds, []string{"-perm", s})

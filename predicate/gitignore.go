@@ -196,7 +196,7 @@ func inDir(dir []byte, name string) string {
 	return string(dir) + "/" + name
 }
 
-func parseGitignored(p *parser, op string) error {
+func parseGitignored(p *parser, op string, _ variant) error {
 	p.push(gitignoredNode{c: p.gitCache()})
 	return nil
 }

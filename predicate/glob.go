@@ -56,12 +56,12 @@ func relPath(e *walker.Entry) []byte {
 	return p[start:]
 }
 
-func parseGlob(p *parser, op string) error {
+func parseGlob(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	g, err := glob.Compile(pat, op == "-iglob")
+	g, err := glob.Compile(pat, v&foldCase != 0)
 	if err != nil {
 		return p.errorf("invalid argument `%s' to `%s': %s", pat, op, err)
 	}

@@ -38,14 +38,14 @@ func (hiddenNode) Facts() Facts {
 
 func (hiddenNode) Args() []string { return []string{"-hidden"} }
 
-func parseHidden(p *parser, op string) error {
+func parseHidden(p *parser, op string, _ variant) error {
 	p.push(hiddenNode{})
 	return nil
 }
 
 // parseNohidden is -nohidden, an option that is always true where it
 // stands and adds nohiddenNode to the -exclude operands (excludeExpr).
-func parseNohidden(p *parser, op string) error {
+func parseNohidden(p *parser, op string, _ variant) error {
 	p.noHidden = true
 	return nil
 }

@@ -53,17 +53,17 @@ func (n *inodeNumNode) Facts() Facts {
 	case n.num.n == 2:
 		p = 0.01
 	}
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *inodeNumNode) Args() []string { return []string{n.op, n.arg} }
 
-func parseInodeNum(p *parser, op string) error {
+func parseInodeNum(p *parser, op string, v variant) error {
 	num, arg, err := p.numArg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&inodeNumNode{op: op, arg: arg, num: num, inum: op == "-inum"})
+	p.push(&inodeNumNode{op: op, arg: arg, num: num, inum: v&inodeNum != 0})
 	return nil
 }
 
@@ -86,12 +86,12 @@ func (n *samefileNode) Eval(e *walker.Entry, s *State) bool {
 
 func (n *samefileNode) Facts() Facts {
 	// GNU's est_success_rate (parser.c).
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Cost: costStat, Prob: 0.01}
 }
 
 func (n *samefileNode) Args() []string { return []string{"-samefile", n.arg} }
 
-func parseSamefile(p *parser, op string) error {
+func parseSamefile(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err

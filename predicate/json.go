@@ -36,7 +36,7 @@ import (
 // and the record has path, depth and, when d_type gave it, type only.
 // -printjson is, like -print, always true.
 
-func parsePrintjson(p *parser, op string) error {
+func parsePrintjson(p *parser, op string, _ variant) error {
 	p.push(&jsonNode{op: op, db: systemIDs()})
 	return nil
 }
@@ -123,7 +123,7 @@ func (n *jsonNode) Eval(e *walker.Entry, s *State) bool {
 func typeLetter(mode uint32) byte { return printf.TypeName(mode)[0] }
 
 func (n *jsonNode) Facts() Facts {
-	return Facts{Effects: EffectStdout, Needs: NeedLstat | NeedStat, Cost: costStat + costPrint, Prob: 1}
+	return Facts{Effects: EffectStdout, Cost: costStat + costPrint, Prob: 1}
 }
 
 func (n *jsonNode) Args() []string { return []string{n.op} }

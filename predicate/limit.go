@@ -26,14 +26,14 @@ import (
 // -exec ; that failed) is neither reported nor counted in the exit status
 // (output.Diag.SetNoError). --ignore-errors and --quiet-errors are the
 // narrower options for permission errors only.
-func parseNoerror(p *parser, op string) error {
+func parseNoerror(p *parser, op string, _ variant) error {
 	p.ext.NoError = true
 	return nil
 }
 
 // parseStatus is -status, bfs's name for gfind's --progress: an option
 // that is always true and acts on the whole run wherever it stands.
-func parseStatus(p *parser, op string) error {
+func parseStatus(p *parser, op string, _ variant) error {
 	p.ext.Status = true
 	return nil
 }
@@ -80,7 +80,7 @@ func (p *parser) extras() Extras {
 
 // parseLimit reads -limit N: N a positive decimal integer, with GNU's
 // wording for a bad one (as -maxdepth). The last -limit wins.
-func parseLimit(p *parser, op string) error {
+func parseLimit(p *parser, op string, _ variant) error {
 	s, err := p.arg(op)
 	if err != nil {
 		return err

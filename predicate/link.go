@@ -42,17 +42,17 @@ func (n *lnameNode) Facts() Facts {
 	// GNU: 0.1 * estimate_pattern_match_rate (most files are not
 	// links). Only links cost a stat (d_type tells the others) and a
 	// readlink.
-	return Facts{Needs: NeedType, Cost: costType + linkShare*2*costStat, Prob: 0.1 * patternProb(n.pat)}
+	return Facts{Cost: costType + linkShare*2*costStat, Prob: 0.1 * patternProb(n.pat)}
 }
 
 func (n *lnameNode) Args() []string { return []string{n.op, n.pat} }
 
-func parseLname(p *parser, op string) error {
+func parseLname(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&lnameNode{op: op, pat: pat, g: fnmatch.Compile(pat, op == "-ilname")})
+	p.push(&lnameNode{op: op, pat: pat, g: fnmatch.Compile(pat, v&foldCase != 0)})
 	return nil
 }
 
@@ -111,7 +111,7 @@ func (n *xtypeNode) has(t walker.Type) bool { return n.types&(1<<t) != 0 }
 func (n *xtypeNode) Facts() Facts {
 	// GNU sums the shares of the letters, as for -type, and always
 	// stats.
-	f := Facts{Needs: NeedType | NeedStat, Cost: costStat}
+	f := Facts{Cost: costStat}
 	for t, p := range typeProb {
 		if n.has(t) {
 			f.Prob += p
@@ -125,8 +125,8 @@ func (n *xtypeNode) Args() []string { return []string{"-xtype", n.arg} }
 // parseXtype reads the letters with parseType, which gives GNU's
 // messages with the name of the primary, then turns the -type node it
 // pushed into an -xtype node.
-func parseXtype(p *parser, op string) error {
-	if err := parseType(p, op); err != nil {
+func parseXtype(p *parser, op string, v variant) error {
+	if err := parseType(p, op, v); err != nil {
 		return err
 	}
 	last := &p.toks[len(p.toks)-1]

@@ -19,7 +19,6 @@ func (n *andNode) Facts() Facts {
 	f := Facts{Prob: 1}
 	for _, k := range n.kids {
 		kf := k.Facts()
-		f.Needs |= kf.Needs
 		f.Effects |= kf.Effects
 		f.Cost += f.Prob * kf.Cost // a child runs only if all before it were true
 		f.Prob *= kf.Prob
@@ -50,7 +49,6 @@ func (n *orNode) Facts() Facts {
 	miss := 1.0
 	for _, k := range n.kids {
 		kf := k.Facts()
-		f.Needs |= kf.Needs
 		f.Effects |= kf.Effects
 		f.Cost += miss * kf.Cost // a child runs only if all before it were false
 		miss *= 1 - kf.Prob
@@ -80,7 +78,6 @@ func (n *commaNode) Facts() Facts {
 	var f Facts
 	for _, k := range n.kids {
 		kf := k.Facts()
-		f.Needs |= kf.Needs
 		f.Effects |= kf.Effects
 		f.Cost += kf.Cost
 		f.Prob = kf.Prob

@@ -3,6 +3,7 @@ package predicate
 import (
 	"testing"
 
+	"github.com/gfind/gfind/internal/listfile"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -26,7 +27,7 @@ func TestLsLines(t *testing.T) {
 	if _, ok := names.Group(4242); ok {
 		t.Skip("gid 4242 has a name here")
 	}
-	n := &lsNode{op: "-ls", now: now, blockSize: 1024, w: newLsWidths()}
+	n := &lsNode{op: "-ls", now: now, blockSize: 1024, w: listfile.NewWidths()}
 	s := newTestState()
 	for _, tt := range []struct {
 		path string
@@ -82,7 +83,7 @@ func TestLsBlockSize(t *testing.T) {
 		1024: "        9      2 -rw-r--r--   1 root     root         1500 Jan  1  1970 f\n",
 		512:  "        9      3 -rw-r--r--   1 root     root         1500 Jan  1  1970 f\n",
 	} {
-		n := &lsNode{op: "-ls", now: 1614834367, blockSize: bs, w: newLsWidths()}
+		n := &lsNode{op: "-ls", now: 1614834367, blockSize: bs, w: listfile.NewWidths()}
 		e := walker.Synthetic("f", 0, walker.TypeRegular, &st, nil)
 		if got := string(n.appendLine(nil, e, &st, newTestState())); got != want {
 			t.Errorf("block size %d: got %q, want %q", bs, got, want)
@@ -106,7 +107,7 @@ func TestLsSharedWidths(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Close()
-	var ws []*lsWidths
+	var ws []*listfile.Widths
 	forEachNode(cmd.Expr, func(n Node) {
 		if ls, ok := n.(*lsNode); ok {
 			ws = append(ws, ls.w)

@@ -68,7 +68,7 @@ func patternProb(pat string) float64 {
 	return 0.1
 }
 
-func parseName(p *parser, op string) error {
+func parseName(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
@@ -77,22 +77,22 @@ func parseName(p *parser, op string) error {
 	// directory, so GNU 4.10 no longer warns about it (bug 62227).
 	if strings.Contains(pat, "/") && pat != "/" && p.warnings {
 		alt := "-wholename"
-		if op == "-iname" {
+		if v&foldCase != 0 {
 			alt = "-iwholename"
 		}
 		p.warnf("%s matches against basenames only, but the given pattern contains a directory separator (%s), thus the expression will evaluate to false all the time.  Did you mean %s?",
 			p.quote(op), p.quote("/"), p.quote(alt))
 	}
-	p.push(&nameNode{op: op, pat: pat, g: p.glob(pat, op == "-iname")})
+	p.push(&nameNode{op: op, pat: pat, g: p.glob(pat, v&foldCase != 0)})
 	return nil
 }
 
-func parsePath(p *parser, op string) error {
+func parsePath(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	fold := op == "-ipath" || op == "-iwholename"
+	fold := v&foldCase != 0
 	if strings.HasSuffix(pat, "/") && !p.matchesRoot(pat, fold) {
 		// GNU warns even without -warn: such a pattern can only match a
 		// starting point that itself ends in '/'.

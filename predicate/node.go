@@ -21,15 +21,6 @@ type Node interface {
 	Args() []string
 }
 
-// Need is a set of facts about a file that evaluating a node may need.
-type Need uint8
-
-const (
-	NeedType  Need = 1 << iota // the file type (free from d_type)
-	NeedLstat                  // lstat(2) of the file itself
-	NeedStat                   // stat(2) following a final symbolic link
-)
-
 // Effect is a set of what evaluating a node may do besides being true
 // or false. An operator has the effects of its operands.
 type Effect uint8
@@ -49,7 +40,6 @@ const acts = EffectStdout | EffectFile | EffectExec | EffectDelete
 
 // Facts are what is known about a node without evaluating it.
 type Facts struct {
-	Needs   Need
 	Effects Effect
 	// Cost is the expected cost of one evaluation in arbitrary units, as
 	// bfs estimates them: 1 for a test on the name, 1000 for one needing

@@ -95,7 +95,7 @@ func formatDuration(secs int64) string {
 	return string(b)
 }
 
-func parseOlder(p *parser, op string) error {
+func parseOlder(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func parseOlder(p *parser, op string) error {
 	}
 	now := p.cfg.Now
 	ref := tspec{now.Unix() - secs, int64(now.Nanosecond())}
-	p.push(&olderNode{op: op, arg: arg, ref: ref, older: op == "-older"})
+	p.push(&olderNode{op: op, arg: arg, ref: ref, older: v&olderThan != 0})
 	return nil
 }
 
@@ -135,7 +135,7 @@ func (n *olderNode) Eval(e *walker.Entry, s *State) bool {
 func (n *olderNode) Facts() Facts {
 	// GNU's file age estimates are for windows of days, not for a cut;
 	// with no better knowledge a cut is even odds.
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.5}
+	return Facts{Cost: costStat, Prob: 0.5}
 }
 
 func (n *olderNode) Args() []string { return []string{n.op, n.arg} }

@@ -17,9 +17,9 @@ import (
 //	     from -a chains, -false from -o chains, and whatever can never
 //	     run after a constant that decides the result is dropped, if it
 //	     is pure (GNU moves the constant to the front instead)
-//	-O2  also the tests that need only the file type (-type) move, and
-//	     what moves is ordered by cost, so that cheap, decisive tests run
-//	     first
+//	-O2  also the tests that cost no more than the file type (-type,
+//	     and gfind's -glob and -hidden) move, and what moves is ordered
+//	     by cost, so that cheap, decisive tests run first
 //	-O3  every test moves, by cost
 //
 // Only tests move, never an operator (a negation, a parenthesised
@@ -184,7 +184,11 @@ func (o optimizer) moves(n Node) bool {
 	case "-true", "-false":
 		return o.level >= 1
 	}
-	return o.level >= 2 && n.Facts().Needs&^NeedType == 0
+	// GNU's -O2 moves what costs no more than the file type the
+	// directory gave (p_cost NeedsType and no need_stat): a test that
+	// makes a system call, -lname's readlink or -readable's access,
+	// keeps its place.
+	return o.level >= 2 && n.Facts().Cost <= costType
 }
 
 func constOf(v bool) *constNode {

@@ -47,6 +47,8 @@ func TestOptimize(t *testing.T) {
 		{"-size +1 -false", 0, "-size +1 -a -false -a -print"}, // no folding at -O0
 		{"-size +1 -print -mtime 1 -regex a", 1, "-size +1 -a -print -a -regex a -a -mtime 1"},
 		{"-type f -print -name a", 2, "-type f -a -print -a -name a"},
+		{"-size +1 -readable -lname a", 2, "-size +1 -a -readable -a -lname a -a -print"}, // system calls keep their place, as in GNU
+		{"-size +1 -hidden", 2, "-hidden -a -size +1 -a -print"},
 	}
 	for _, tt := range tests {
 		cmd, err := Parse(append([]string{"."}, parseArgs(tt.args)...), Config{})

@@ -26,7 +26,7 @@ func (n *ownerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *ownerNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(uint64(n.id))}
+	return Facts{Cost: costStat, Prob: idProb(uint64(n.id))}
 }
 
 // idProb is GNU's est_success_rate for -user, -group, -uid and -gid
@@ -59,7 +59,7 @@ func (n *idNumNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *idNumNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: idProb(n.num.n)}
+	return Facts{Cost: costStat, Prob: idProb(n.num.n)}
 }
 
 func (n *idNumNode) Args() []string { return []string{n.op, n.arg} }
@@ -91,7 +91,7 @@ func (n *noOwnerNode) Facts() Facts {
 	if n.group {
 		p = 1e-4
 	}
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: p}
+	return Facts{Cost: costStat, Prob: p}
 }
 
 func (n *noOwnerNode) Args() []string {
@@ -101,19 +101,19 @@ func (n *noOwnerNode) Args() []string {
 	return []string{"-nouser"}
 }
 
-func parseUser(p *parser, op string) error {
+func parseUser(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
 	}
-	group := op == "-group"
+	group := v&ofGroup != 0
 	db := systemIDs()
-	lookup := db.UID
+	idOf := db.UID
 	if group {
-		lookup = db.GID
+		idOf = db.GID
 	}
 	if arg != "" { // the empty name is nobody's
-		if id, ok := lookup(arg); ok {
+		if id, ok := idOf(arg); ok {
 			p.push(&ownerNode{op: op, arg: arg, id: id, group: group})
 			return nil
 		}
@@ -133,17 +133,17 @@ func parseUser(p *parser, op string) error {
 	return nil
 }
 
-func parseUID(p *parser, op string) error {
+func parseUID(p *parser, op string, v variant) error {
 	num, arg, err := p.numArg(op)
 	if err != nil {
 		return err
 	}
-	p.push(&idNumNode{op: op, arg: arg, num: num, group: op == "-gid"})
+	p.push(&idNumNode{op: op, arg: arg, num: num, group: v&ofGroup != 0})
 	return nil
 }
 
-func parseNouser(p *parser, op string) error {
-	p.push(&noOwnerNode{group: op == "-nogroup", db: systemIDs()})
+func parseNouser(p *parser, op string, v variant) error {
+	p.push(&noOwnerNode{group: v&ofGroup != 0, db: systemIDs()})
 	return nil
 }
 

@@ -247,8 +247,8 @@ func (p *parser) buildList() error {
 			}
 			return err
 		}
-		e, name := lookup(a)
-		if e == nil {
+		r, name := lookup(a)
+		if r == nil {
 			return p.errorf("unknown predicate `%s'", a)
 		}
 		if dashedPunct(a) {
@@ -257,7 +257,7 @@ func (p *parser) buildList() error {
 			// occurrence, whatever -warn and -nowarn say.
 			p.warnf("operator '%s' (with leading dash '-') will no longer be accepted in future findutils releases!", a)
 		}
-		switch e.kind {
+		switch r.kind {
 		case kindOption:
 			if p.firstNonOption != "" && p.warnings {
 				p.warnf("you have specified the global option %s after the argument %s, but global options are not positional, i.e., %s affects tests specified before it as well as those specified after it.  Please specify global options before other arguments.", a, p.firstNonOption, a)
@@ -271,10 +271,10 @@ func (p *parser) buildList() error {
 		p.i++
 		p.cur = a
 		start := p.i
-		if err := e.parse(p, name); err != nil {
+		if err := r.parse(p, name, r.v); err != nil {
 			return err
 		}
-		gnuPositional := e.kind == kindPositional && gnuPositionals[e.name]
+		gnuPositional := r.kind == kindPositional && gnuPositionals[r.name]
 		if a == "-files0-from" || gnuPositional {
 			// GNU inserts no predicate for these, and gives its name to
 			// the one before (build_expression_tree's last_pred->p_name
@@ -291,7 +291,7 @@ func (p *parser) buildList() error {
 			p.toks[len(p.toks)-1].name = a
 			continue
 		}
-		if e.kind == kindOption || e.kind == kindPositional {
+		if r.kind == kindOption || r.kind == kindPositional {
 			// gfind's own positional options (-color, -nohidden, ...)
 			// are true tests, as bfs's.
 			// GNU keeps options in the expression as tests that are

@@ -66,18 +66,11 @@ func (n *printfNode) destName() string {
 
 func (n *printfNode) Facts() Facts {
 	f := Facts{Effects: outEffect(n.file), Cost: costPrint, Prob: 1}
-	if n.format.NeedsStat() {
-		f.Needs |= NeedStat
+	if n.format.NeedsStat() || n.format.NeedsIno() {
+		// An inode number comes without a stat below the starting
+		// points, mostly; the optimizer counts it as GNU counts
+		// need_inum, a stat.
 		f.Cost += costStat
-	}
-	if n.format.NeedsIno() && !n.format.NeedsStat() {
-		// Without a stat below the starting points, mostly; the
-		// optimizer counts it as GNU counts need_inum, a stat.
-		f.Needs |= NeedStat
-		f.Cost += costStat
-	}
-	if n.format.NeedsType() {
-		f.Needs |= NeedType
 	}
 	return f
 }
@@ -91,9 +84,9 @@ func (n *printfNode) Args() []string {
 
 func (n *printfNode) outputFile() *outFile { return n.file }
 
-func parsePrintf(p *parser, op string) error {
+func parsePrintf(p *parser, op string, v variant) error {
 	n := &printfNode{op: op}
-	if op == "-fprintf" {
+	if v&toFile != 0 {
 		name, err := p.arg(op)
 		if err != nil {
 			return err

@@ -92,23 +92,23 @@ func TestPrintfParse(t *testing.T) {
 
 func TestPrintfFacts(t *testing.T) {
 	for _, tt := range []struct {
-		args  string
-		needs Need
+		args string
+		cost float64
 	}{
-		{"-printf %p", 0},
-		{"-printf %y", NeedType},
-		{"-printf %s", NeedStat},
-		{"-printf %y%TT", NeedType | NeedStat},
-		{"-ls", NeedStat},
-		{"-fprint0 out", 0},
+		{"-printf %p", costPrint},
+		{"-printf %y", costPrint},
+		{"-printf %s", costPrint + costStat},
+		{"-printf %y%TT", costPrint + costStat},
+		{"-ls", costPrint + costStat},
+		{"-fprint0 out", costPrint},
 	} {
 		cmd, err := Parse(append([]string{"."}, strings.Fields(tt.args)...), Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f := cmd.Expr.Facts()
-		if f.Needs != tt.needs || f.Pure() || !f.Prints() {
-			t.Errorf("%s: %+v, want needs %v, impure, printing", tt.args, f, tt.needs)
+		if f.Cost != tt.cost || f.Pure() || !f.Prints() {
+			t.Errorf("%s: %+v, want cost %v, impure, printing", tt.args, f, tt.cost)
 		}
 		cmd.Close()
 	}

@@ -33,13 +33,13 @@ func (n *regexNode) Facts() Facts {
 // in the expression as an always-true option in front of it.
 func (n *regexNode) Args() []string { return []string{n.op, n.pat} }
 
-func parseRegex(p *parser, op string) error {
+func parseRegex(p *parser, op string, v variant) error {
 	pat, err := p.arg(op)
 	if err != nil {
 		return err
 	}
 	syn := p.regexSyntax()
-	if op == "-iregex" {
+	if v&foldCase != 0 {
 		syn |= gnuregex.ICase
 	}
 	g, err := gnuregex.Compile(pat, syn)
@@ -70,7 +70,7 @@ func (p *parser) regexSyntax() gnuregex.Syntax {
 // parseRegextype checks the name; the option stays in the expression
 // (parse.go keeps positional options as true tests), where regexSyntax
 // finds it.
-func parseRegextype(p *parser, op string) error {
+func parseRegextype(p *parser, op string, _ variant) error {
 	name, err := p.arg(op)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -34,7 +35,7 @@ func sizeUnits(size int64, unit uint64) uint64 {
 }
 
 func (n *sizeNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: sizeProb(n.num, n.unit)}
+	return Facts{Cost: costStat, Prob: sizeProb(n.num, n.unit)}
 }
 
 // sizeProb is GNU's est_success_rate for -size (parser.c): sizes above
@@ -72,7 +73,7 @@ func sizeUnit(c byte) (uint64, bool) {
 	return 0, false
 }
 
-func parseSize(p *parser, op string) error {
+func parseSize(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -127,7 +128,7 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 		// follow otherwise.
 		lst, err := e.Lstat()
 		nofollow := err != nil || lst.Mode&unix.S_IFMT != unix.S_IFLNK
-		empty, err := dirEmptyAt(e, nofollow)
+		empty, err := meta.DirEmpty(metaFile(e), nofollow)
 		if err != nil {
 			// GNU reports an unreadable directory and calls it not
 			// empty (pred_empty); the walker reports it again when it
@@ -140,22 +141,14 @@ func (emptyNode) Eval(e *walker.Entry, s *State) bool {
 	return false
 }
 
-// isDotOrDotDot reports whether a NUL-padded d_name is "." or "..".
-func isDotOrDotDot(name []byte) bool {
-	if len(name) < 2 || name[0] != '.' {
-		return false
-	}
-	return name[1] == 0 || (name[1] == '.' && (len(name) == 2 || name[2] == 0))
-}
-
 func (emptyNode) Facts() Facts {
 	// GNU: "assume 1% of files are empty" (parser.c).
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: 0.01}
+	return Facts{Cost: costStat, Prob: 0.01}
 }
 
 func (emptyNode) Args() []string { return []string{"-empty"} }
 
-func parseEmpty(p *parser, op string) error {
+func parseEmpty(p *parser, op string, _ variant) error {
 	p.push(emptyNode{})
 	return nil
 }

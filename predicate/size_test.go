@@ -233,17 +233,6 @@ func TestEmptyOpenFails(t *testing.T) {
 	}
 }
 
-func TestIsDotOrDotDot(t *testing.T) {
-	for name, want := range map[string]bool{
-		".\x00\x00": true, "..\x00": true, "..": true, ".": false, ".a\x00": false,
-		"...\x00": false, "a\x00": false, "..a\x00": false,
-	} {
-		if got := isDotOrDotDot([]byte(name)); got != want {
-			t.Errorf("isDotOrDotDot(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 // raceEnabled is set under the race detector (meta_race_test.go).
 var raceEnabled bool
 

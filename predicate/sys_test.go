@@ -10,32 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestSysErrnos: the errno values of the boundary (sys_<os>.go) are what
-// this system's calls say: open(2) with O_NOFOLLOW on a symbolic link,
-// and unlink(2) of a directory.
-func TestSysErrnos(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("d", filepath.Join(dir, "l")); err != nil {
-		t.Fatal(err)
-	}
-	// Without O_DIRECTORY: with it, Linux says ENOTDIR first.
-	fd, err := unix.Open(filepath.Join(dir, "l"), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err == nil {
-		unix.Close(fd)
-	}
-	if err != errNoFollowLink {
-		t.Errorf("open(O_NOFOLLOW) of a link: %v, want errNoFollowLink (%v)", err, errNoFollowLink)
-	}
-	if err := unix.Unlink(filepath.Join(dir, "d")); err != errUnlinkDir {
-		t.Errorf("unlink of a directory: %v, want errUnlinkDir (%v)", err, errUnlinkDir)
-	}
-}
-
 // TestRmdirAfterUnlink: -delete's rmdir, tried after unlink said
-// errUnlinkDir, reports its own error unless unlink's EPERM (the BSDs'
+// meta.ErrUnlinkDir, reports its own error unless unlink's EPERM (the BSDs'
 // and macOS's) was a refusal of a file that is no directory.
 func TestRmdirAfterUnlink(t *testing.T) {
 	for _, tt := range []struct {
@@ -54,7 +30,7 @@ func TestRmdirAfterUnlink(t *testing.T) {
 	}
 }
 
-// TestDirEmptyAt: -empty, through dirEmptyAt (sys_<os>.go), on a walk:
+// TestDirEmptyAt: -empty, through meta.DirEmpty, on a walk:
 // an empty directory is, one with a name in it is not, and a link to an
 // empty directory is not (under -P).
 func TestDirEmptyAt(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gfind/gfind/internal/cnum"
 	"github.com/gfind/gfind/internal/getdate"
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -35,7 +36,7 @@ import (
 // parseDaystart is -daystart, which acts through the parser: the time
 // tests after it look for it in the token list (see curDayStart). GNU
 // never undoes it.
-func parseDaystart(p *parser, op string) error { return nil }
+func parseDaystart(p *parser, op string, _ variant) error { return nil }
 
 const daySecs = 86400
 
@@ -134,7 +135,7 @@ func (n *timeNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *timeNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *timeNode) Args() []string { return []string{n.op, n.arg} }
@@ -171,7 +172,7 @@ func (n *usedNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *usedNode) Facts() Facts {
-	return Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	return Facts{Cost: costStat, Prob: n.prob}
 }
 
 func (n *usedNode) Args() []string { return []string{"-used", n.arg} }
@@ -201,7 +202,7 @@ func (n *newerNode) Eval(e *walker.Entry, s *State) bool {
 }
 
 func (n *newerNode) Facts() Facts {
-	f := Facts{Needs: NeedLstat | NeedStat, Cost: costStat, Prob: n.prob}
+	f := Facts{Cost: costStat, Prob: n.prob}
 	if n.x == 'B' {
 		f.Cost += costStat
 	}
@@ -215,7 +216,7 @@ func (n *newerNode) Args() []string { return []string{n.op, n.arg} }
 // GNU's warning (pred.c pred_newerXY) and the test is false.
 func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
 	follow := s.follows(e) && st.Mode&unix.S_IFMT != unix.S_IFLNK
-	bt, has, err := birthTimeAt(e, follow)
+	bt, has, err := meta.Birth(metaFile(e), follow, st)
 	if err != nil {
 		s.reportStat(e, err)
 		return tspec{}, false
@@ -224,7 +225,7 @@ func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
 		s.Diag.Notef("WARNING: cannot determine birth time of file %s", s.Diag.Quote(string(e.Path)))
 		return tspec{}, false
 	}
-	return bt, true
+	return tspec{bt.Sec, bt.Nsec}, true
 }
 
 // Probabilities, from GNU's parser.c estimate_file_age_success_rate.
@@ -332,7 +333,7 @@ func cvtTimeT(f float64) int64 {
 }
 
 // parseTime parses -atime, -ctime, -mtime N (GNU's parse_time).
-func parseTime(p *parser, op string) error {
+func parseTime(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -342,21 +343,21 @@ func parseTime(p *parser, op string) error {
 		// "-N" counts from the end of the day, less a second.
 		origin.sec += daySecs - 1
 	}
-	return p.pushTime(op, arg, origin, daySecs, "days")
+	return p.pushTime(op, byte(v), arg, origin, daySecs, "days")
 }
 
 // parseMin parses -amin, -cmin, -mmin N (GNU's do_parse_xmin).
-func parseMin(p *parser, op string) error {
+func parseMin(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
 	}
 	origin := p.curDayStart()
 	origin.sec += daySecs
-	return p.pushTime(op, arg, origin, 60, "minutes")
+	return p.pushTime(op, byte(v), arg, origin, 60, "minutes")
 }
 
-func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units string) error {
+func (p *parser) pushTime(op string, field timeField, arg string, origin tspec, perUnit float64, units string) error {
 	kind, ref, num, res := relativeTimestamp(arg, origin, perUnit)
 	switch res {
 	case relInvalid:
@@ -366,13 +367,13 @@ func (p *parser) pushTime(op, arg string, origin tspec, perUnit float64, units s
 	case relOverflow:
 		return p.errorf("arithmetic overflow while converting %s %s to a number of seconds", num, units)
 	}
-	p.push(&timeNode{op: op, arg: arg, field: op[1], kind: kind, ref: ref, window: perUnit,
+	p.push(&timeNode{op: op, arg: arg, field: field, kind: kind, ref: ref, window: perUnit,
 		prob: p.timestampProb(ref.sec)})
 	return nil
 }
 
 // parseUsed parses -used N, relative to 0 as GNU's parse_used does.
-func parseUsed(p *parser, op string) error {
+func parseUsed(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -393,7 +394,7 @@ func parseUsed(p *parser, op string) error {
 // parseNewer parses -newer, -anewer and -cnewer FILE: the file's
 // modification time is the reference for the entry's mtime, atime or
 // ctime.
-func parseNewer(p *parser, op string) error {
+func parseNewer(p *parser, op string, v variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err
@@ -402,18 +403,14 @@ func parseNewer(p *parser, op string) error {
 	if err != nil {
 		return err
 	}
-	x := byte('m')
-	if op != "-newer" {
-		x = op[1]
-	}
 	ref := statTime(st, 'm')
-	p.push(&newerNode{op: op, arg: arg, x: x, ref: ref, prob: p.timestampProb(ref.sec)})
+	p.push(&newerNode{op: op, arg: arg, x: byte(v), ref: ref, prob: p.timestampProb(ref.sec)})
 	return nil
 }
 
 // parseNewerXY parses -newerXY REF (GNU's parse_newerXY): X is the
 // entry's timestamp, Y the reference's, or t for a date.
-func parseNewerXY(p *parser, op string) error {
+func parseNewerXY(p *parser, op string, _ variant) error {
 	x, y := op[6], op[7]
 	if !birthTimeSupported && (x == 'B' || y == 'B') {
 		return &ParseError{Msg: "This system does not provide a way to find the birth time of a file.",
@@ -442,14 +439,14 @@ func parseNewerXY(p *parser, op string) error {
 			return err
 		}
 		follow := p.walk.Follow != walker.FollowNever && st.Mode&unix.S_IFMT != unix.S_IFLNK
-		bt, has, err := birthTimePath(arg, follow)
+		bt, has, err := meta.BirthPath(arg, follow)
 		if err != nil {
 			return p.errorf("%s: %s", p.quote(arg), output.Strerror(err))
 		}
 		if !has {
 			return p.errorf("Cannot obtain birth time of file %s", p.quote(arg))
 		}
-		ref = bt
+		ref = tspec{bt.Sec, bt.Nsec}
 	default:
 		st, err := p.statRef(arg)
 		if err != nil {

@@ -41,7 +41,7 @@ func lstatType(e *walker.Entry) walker.Type {
 }
 
 func (n *typeNode) Facts() Facts {
-	f := Facts{Needs: NeedType, Cost: costType}
+	f := Facts{Cost: costType}
 	for t, p := range typeProb {
 		if n.types&(1<<t) != 0 {
 			f.Prob += p
@@ -69,7 +69,7 @@ var typeProb = map[walker.Type]float64{
 	walker.TypeSocket: 1.59e-5, walker.TypeFIFO: 7.554e-6,
 }
 
-func parseType(p *parser, op string) error {
+func parseType(p *parser, op string, _ variant) error {
 	arg, err := p.arg(op)
 	if err != nil {
 		return err

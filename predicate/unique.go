@@ -21,7 +21,7 @@ import (
 
 // parseUnique is -unique, an option that is always true wherever it
 // stands.
-func parseUnique(p *parser, op string) error {
+func parseUnique(p *parser, op string, _ variant) error {
 	p.ext.Unique = true
 	return nil
 }

@@ -31,6 +31,11 @@ var gnuOptCases = []gnuCase{
 	{args: "perms/listonly -size +1 -o -type f", gnu411: &gnu411{stdout: []string{"perms/listonly", "perms/listonly/f.txt"}, stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
 	{args: "-O2 perms/listonly -size +1 -o -type f"},
 	{args: "perms/listonly -empty -type d", gnu411: &gnu411{stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
+	// From -O2 on, what costs no more than the file type moves; a test
+	// that makes a system call does not (GNU's NeedsType cost).
+	{args: "-O2 perms/listonly -size +1 -readable"},
+	{args: "-O2 perms/listonly -size +1 -executable"},
+	{args: "-O2 perms/listonly -size +1 -lname x"},
 	{args: "perms/listonly -readable -size +1", gnu411: &gnu411{stdout: []string{"perms/listonly"}}},
 	{args: "perms/listonly -perm -1 -type d -name f.txt", gnu411: &gnu411{stderr: []string{"find: 'perms/listonly/f.txt': Permission denied"}, code: 1}},
 	{args: "perms/listonly -size +1 -print -type d -name nosuch"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gfind/gfind/internal/ctype"
+	"github.com/gfind/gfind/internal/meta"
 	"github.com/gfind/gfind/internal/quote"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -434,12 +435,12 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 	case 'T':
 		return appendDate(dst, tsOf(st.Mtim), sg.aux, sp)
 	case 'B':
-		// GNU find reads the birth time with stat(2) (StatBirth): on
+		// GNU find reads the birth time with stat(2) (meta.StatBirth): on
 		// macOS, FreeBSD and NetBSD %B<k> is then like %A<k>. Where
 		// stat(2) has none (Linux, OpenBSD) gnulib's
 		// get_stat_birthtime gives {-1, -1}: every %B<k> is empty,
 		// except %B@, which prints that value as it stands.
-		if sec, nsec, ok := StatBirth(st); ok {
+		if sec, nsec, ok := meta.StatBirth(st); ok {
 			return appendDate(dst, timespec{sec, nsec}, sg.aux, sp)
 		}
 		if sg.aux == '@' {

@@ -1,7 +1,6 @@
-package predicate
+package meta
 
 import (
-	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,16 +17,16 @@ import (
 // which a build without cgo cannot call: -acl warns and is false.
 // File capabilities are Linux's.
 const (
-	haveACL          = false
-	haveCapabilities = false
+	HaveACL          = false
+	HaveCapabilities = false
 )
 
-// xattrScratch: the x/sys wrappers need no buffers of ours.
-type xattrScratch struct{}
+// Scratch: the x/sys wrappers need no buffers of ours.
+type Scratch struct{}
 
-// hasXattrs is -xattr: listxattr(2) names something.
-func (m *xattrScratch) hasXattrs(e *walker.Entry, follow bool) (bool, error) {
-	path, err := xattrPath(e)
+// HasXattrs is -xattr: listxattr(2) names something.
+func (m *Scratch) HasXattrs(f File, follow bool) (bool, error) {
+	path, err := xattrPath(f)
 	if err != nil {
 		return false, err
 	}
@@ -48,9 +47,9 @@ func (m *xattrScratch) hasXattrs(e *walker.Entry, follow bool) (bool, error) {
 	return absent(err)
 }
 
-// hasXattr is -xattrname: getxattr(2) finds name.
-func (m *xattrScratch) hasXattr(e *walker.Entry, follow bool, name string, _ []byte) (bool, error) {
-	path, err := xattrPath(e)
+// HasXattr is -xattrname: getxattr(2) finds name.
+func (m *Scratch) HasXattr(f File, follow bool, name string, _ []byte) (bool, error) {
+	path, err := xattrPath(f)
 	if err != nil {
 		return false, err
 	}
@@ -70,9 +69,9 @@ func (m *xattrScratch) hasXattr(e *walker.Entry, follow bool, name string, _ []b
 	return absent(err)
 }
 
-// hasCaps and acl are never asked (haveCapabilities, haveACL).
-func (m *xattrScratch) hasCaps(*walker.Entry, bool) (bool, error)   { return false, nil }
-func (m *xattrScratch) acl(*walker.Entry, bool, bool) (bool, error) { return false, nil }
+// HasCaps and ACL are never asked (HaveCapabilities, HaveACL).
+func (m *Scratch) HasCaps(File, bool) (bool, error)   { return false, nil }
+func (m *Scratch) ACL(File, bool, bool) (bool, error) { return false, nil }
 
-// hasCapability: file capabilities are Linux's.
-func hasCapability(e *walker.Entry, follow bool) bool { return false }
+// HasCapability: file capabilities are Linux's.
+func HasCapability(f File, follow bool) bool { return false }

@@ -1,4 +1,4 @@
-package printf
+package meta
 
 import (
 	"runtime"

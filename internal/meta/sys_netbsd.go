@@ -1,4 +1,4 @@
-package predicate
+package meta
 
 import "golang.org/x/sys/unix"
 
@@ -6,9 +6,9 @@ import "golang.org/x/sys/unix"
 const (
 	// open(2): "[EFTYPE] O_NOFOLLOW was specified, but the last path
 	// component is a symlink."
-	errNoFollowLink = unix.EFTYPE
+	ErrNoFollowLink = unix.EFTYPE
 	// unlink(2) of a directory is EPERM.
-	errUnlinkDir = unix.EPERM
+	ErrUnlinkDir = unix.EPERM
 	// extattr_get_file(2): ENOATTR, the attribute does not exist.
 	errNoAttr = unix.ENOATTR
 )

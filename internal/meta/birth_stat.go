@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd
 
-package printf
+package meta
 
 import "golang.org/x/sys/unix"
 

@@ -1,9 +1,8 @@
 //go:build freebsd || netbsd
 
-package predicate
+package meta
 
 import (
-	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
 
@@ -22,19 +21,19 @@ import (
 // and FreeBSD's NFSv4 triviality rules are libc's); a build without cgo
 // does not: -acl warns and is false. File capabilities are Linux's.
 const (
-	haveACL          = false
-	haveCapabilities = false
+	HaveACL          = false
+	HaveCapabilities = false
 )
 
-// xattrScratch: the x/sys wrappers need no buffers of ours.
-type xattrScratch struct{}
+// Scratch: the x/sys wrappers need no buffers of ours.
+type Scratch struct{}
 
 var extattrNamespaces = [...]int{unix.EXTATTR_NAMESPACE_SYSTEM, unix.EXTATTR_NAMESPACE_USER}
 
-// hasXattrs is -xattr: extattr_list_file(2) (_link unless follow) gives
+// HasXattrs is -xattr: extattr_list_file(2) (_link unless follow) gives
 // a list in either namespace.
-func (m *xattrScratch) hasXattrs(e *walker.Entry, follow bool) (bool, error) {
-	path, err := xattrPath(e)
+func (m *Scratch) HasXattrs(f File, follow bool) (bool, error) {
+	path, err := xattrPath(f)
 	if err != nil {
 		return false, err
 	}
@@ -60,10 +59,10 @@ func (m *xattrScratch) hasXattrs(e *walker.Entry, follow bool) (bool, error) {
 	return absent(err) // the user namespace's answer, as bfs's
 }
 
-// hasXattr is -xattrname: extattr_get_file(2) (_link unless follow)
+// HasXattr is -xattrname: extattr_get_file(2) (_link unless follow)
 // finds name in either namespace.
-func (m *xattrScratch) hasXattr(e *walker.Entry, follow bool, name string, _ []byte) (bool, error) {
-	path, err := xattrPath(e)
+func (m *Scratch) HasXattr(f File, follow bool, name string, _ []byte) (bool, error) {
+	path, err := xattrPath(f)
 	if err != nil {
 		return false, err
 	}
@@ -85,9 +84,9 @@ func (m *xattrScratch) hasXattr(e *walker.Entry, follow bool, name string, _ []b
 	return absent(err)
 }
 
-// hasCaps and acl are never asked (haveCapabilities, haveACL).
-func (m *xattrScratch) hasCaps(*walker.Entry, bool) (bool, error)   { return false, nil }
-func (m *xattrScratch) acl(*walker.Entry, bool, bool) (bool, error) { return false, nil }
+// HasCaps and ACL are never asked (HaveCapabilities, HaveACL).
+func (m *Scratch) HasCaps(File, bool) (bool, error)   { return false, nil }
+func (m *Scratch) ACL(File, bool, bool) (bool, error) { return false, nil }
 
-// hasCapability: file capabilities are Linux's.
-func hasCapability(e *walker.Entry, follow bool) bool { return false }
+// HasCapability: file capabilities are Linux's.
+func HasCapability(f File, follow bool) bool { return false }

@@ -1,4 +1,4 @@
-package printf
+package meta
 
 // validBirth is gnulib's check in get_stat_birthtime for the systems
 // whose stat(2) has a birth time (st_birthtimespec on macOS, FreeBSD and

@@ -1,6 +1,6 @@
 //go:build linux || openbsd
 
-package printf
+package meta
 
 import "golang.org/x/sys/unix"
 

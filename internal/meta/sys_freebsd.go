@@ -1,4 +1,4 @@
-package predicate
+package meta
 
 import "golang.org/x/sys/unix"
 
@@ -6,9 +6,9 @@ import "golang.org/x/sys/unix"
 const (
 	// open(2): "[EMLINK] O_NOFOLLOW was specified and the target is a
 	// symbolic link."
-	errNoFollowLink = unix.EMLINK
+	ErrNoFollowLink = unix.EMLINK
 	// unlink(2) of a directory is EPERM.
-	errUnlinkDir = unix.EPERM
+	ErrUnlinkDir = unix.EPERM
 	// extattr_get_file(2): "[ENOATTR] The requested attribute was not
 	// defined for this file."
 	errNoAttr = unix.ENOATTR

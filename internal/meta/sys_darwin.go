@@ -1,4 +1,4 @@
-package predicate
+package meta
 
 import "golang.org/x/sys/unix"
 
@@ -6,9 +6,9 @@ import "golang.org/x/sys/unix"
 const (
 	// open(2): "O_NOFOLLOW was specified and the target is a symbolic
 	// link" is ELOOP.
-	errNoFollowLink = unix.ELOOP
+	ErrNoFollowLink = unix.ELOOP
 	// unlink(2) of a directory is EPERM.
-	errUnlinkDir = unix.EPERM
+	ErrUnlinkDir = unix.EPERM
 	// getxattr(2): "The extended attribute does not exist" is ENOATTR.
 	errNoAttr = unix.ENOATTR
 )

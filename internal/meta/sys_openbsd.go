@@ -1,4 +1,4 @@
-package predicate
+package meta
 
 import "golang.org/x/sys/unix"
 
@@ -6,9 +6,9 @@ import "golang.org/x/sys/unix"
 const (
 	// open(2): "[ELOOP] O_NOFOLLOW was specified and the target is a
 	// symbolic link."
-	errNoFollowLink = unix.ELOOP
+	ErrNoFollowLink = unix.ELOOP
 	// unlink(2) of a directory is EPERM.
-	errUnlinkDir = unix.EPERM
+	ErrUnlinkDir = unix.EPERM
 	// OpenBSD has no extended attributes; ENOATTR is its name for
 	// their absence all the same.
 	errNoAttr = unix.ENOATTR

@@ -1,4 +1,4 @@
-package predicate
+package meta
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
 
@@ -16,15 +15,15 @@ import (
 // getxattr(2) and listxattr(2), made as raw system calls so that
 // evaluating allocates nothing.
 
-// haveACL and haveCapabilities: Linux has both.
+// HaveACL and HaveCapabilities: Linux has both.
 const (
-	haveACL          = true
-	haveCapabilities = true
+	HaveACL          = true
+	HaveCapabilities = true
 )
 
-// xattrScratch is a worker's memory for the xattr calls: the path
+// Scratch is a worker's memory for the xattr calls: the path
 // buffer and value buffer.
-type xattrScratch struct {
+type Scratch struct {
 	path []byte // NUL-terminated path of the file being asked about
 	val  []byte // an attribute's value (-acl, -capable)
 }
@@ -39,23 +38,23 @@ var procFD = sync.OnceValue(func() bool {
 	return unix.Access("/proc/self/fd/", unix.F_OK) == nil
 })
 
-// cpath sets m.path to the NUL-terminated path that names e.
-func (m *xattrScratch) cpath(e *walker.Entry) (*byte, error) {
-	name := e.AtName()
+// cpath sets m.path to the NUL-terminated path that names f.
+func (m *Scratch) cpath(f File) (*byte, error) {
+	name := f.Name
 	if len(name) == 0 {
 		return nil, unix.ENOENT // the starting point "" names no file
 	}
-	fd := e.DirFD()
+	fd := f.Dir
 	p := m.path[:0]
 	switch {
 	case fd == unix.AT_FDCWD:
-		p = append(p, name...) // a starting point: AtName is its path
+		p = append(p, name...) // a starting point: Name is its path
 	case fd >= 0 && procFD():
 		p = append(p, "/proc/self/fd/"...)
 		p = strconv.AppendInt(p, int64(fd), 10)
 		p = append(append(p, '/'), name...)
 	default:
-		p = append(p, e.Path...)
+		p = append(p, f.Path...)
 	}
 	m.path = append(p, 0)
 	return &m.path[0], nil
@@ -63,7 +62,7 @@ func (m *xattrScratch) cpath(e *walker.Entry) (*byte, error) {
 
 // getxattr is getxattr(2), or lgetxattr(2) unless follow, of the
 // NUL-terminated name into buf (nil: only the size).
-func (m *xattrScratch) getxattr(e *walker.Entry, follow bool, name, buf []byte) (int, error) {
+func (m *Scratch) getxattr(f File, follow bool, name, buf []byte) (int, error) {
 	trap := uintptr(unix.SYS_LGETXATTR)
 	if follow {
 		trap = unix.SYS_GETXATTR
@@ -72,15 +71,15 @@ func (m *xattrScratch) getxattr(e *walker.Entry, follow bool, name, buf []byte) 
 	if len(buf) > 0 {
 		p = unsafe.Pointer(&buf[0])
 	}
-	return m.call(e, trap, unsafe.Pointer(&name[0]), p, len(buf))
+	return m.call(f, trap, unsafe.Pointer(&name[0]), p, len(buf))
 }
 
 // call makes the xattr system call trap on e's path with arguments a
 // (a name or a buffer), b (a buffer) and size, again after EINTR. The
 // pointers stay unsafe.Pointers up to the call, which keeps what they
 // point to alive.
-func (m *xattrScratch) call(e *walker.Entry, trap uintptr, a, b unsafe.Pointer, size int) (int, error) {
-	path, err := m.cpath(e)
+func (m *Scratch) call(f File, trap uintptr, a, b unsafe.Pointer, size int) (int, error) {
+	path, err := m.cpath(f)
 	if err != nil {
 		return 0, err
 	}
@@ -98,19 +97,19 @@ func (m *xattrScratch) call(e *walker.Entry, trap uintptr, a, b unsafe.Pointer, 
 
 // getxattrAll reads the whole value of name into m.val, growing it when
 // the attribute grew between asking its size and reading it (ERANGE).
-func (m *xattrScratch) getxattrAll(e *walker.Entry, follow bool, name []byte) ([]byte, error) {
+func (m *Scratch) getxattrAll(f File, follow bool, name []byte) ([]byte, error) {
 	if m.val == nil {
 		m.val = make([]byte, 132) // libacl's first guess: an ACL of 16 entries
 	}
 	for {
-		n, err := m.getxattr(e, follow, name, m.val)
+		n, err := m.getxattr(f, follow, name, m.val)
 		if err == nil {
 			return m.val[:n], nil
 		}
 		if err != unix.ERANGE {
 			return nil, err
 		}
-		if n, err = m.getxattr(e, follow, name, nil); err != nil {
+		if n, err = m.getxattr(f, follow, name, nil); err != nil {
 			return nil, err
 		}
 		m.val = make([]byte, max(n, 2*len(m.val)))
@@ -119,48 +118,48 @@ func (m *xattrScratch) getxattrAll(e *walker.Entry, follow bool, name []byte) ([
 
 // listxattr is the size of listxattr(2)'s list, or llistxattr(2)'s
 // unless follow.
-func (m *xattrScratch) listxattr(e *walker.Entry, follow bool) (int, error) {
+func (m *Scratch) listxattr(f File, follow bool) (int, error) {
 	trap := uintptr(unix.SYS_LLISTXATTR)
 	if follow {
 		trap = unix.SYS_LISTXATTR
 	}
-	return m.call(e, trap, nil, nil, 0)
+	return m.call(f, trap, nil, nil, 0)
 }
 
-// hasXattrs is -xattr: listxattr(2) names something.
-func (m *xattrScratch) hasXattrs(e *walker.Entry, follow bool) (bool, error) {
-	size, err := m.listxattr(e, follow)
+// HasXattrs is -xattr: listxattr(2) names something.
+func (m *Scratch) HasXattrs(f File, follow bool) (bool, error) {
+	size, err := m.listxattr(f, follow)
 	if err == nil {
 		return size > 0, nil
 	}
 	return absent(err)
 }
 
-// hasXattr is -xattrname: getxattr(2) finds name, which is
+// HasXattr is -xattrname: getxattr(2) finds name, which is
 // NUL-terminated in cname; Linux takes it as given, namespace prefix
 // included ("user.mime_type").
-func (m *xattrScratch) hasXattr(e *walker.Entry, follow bool, name string, cname []byte) (bool, error) {
-	_, err := m.getxattr(e, follow, cname, nil)
+func (m *Scratch) HasXattr(f File, follow bool, name string, cname []byte) (bool, error) {
+	_, err := m.getxattr(f, follow, cname, nil)
 	if err == nil {
 		return true, nil
 	}
 	return absent(err)
 }
 
-// hasCaps is -capable: a security.capability that libcap accepts.
-func (m *xattrScratch) hasCaps(e *walker.Entry, follow bool) (bool, error) {
-	val, err := m.getxattrAll(e, follow, capName)
+// HasCaps is -capable: a security.capability that libcap accepts.
+func (m *Scratch) HasCaps(f File, follow bool) (bool, error) {
+	val, err := m.getxattrAll(f, follow, capName)
 	if err == nil {
 		return validCaps(val), nil
 	}
 	return absent(err)
 }
 
-// acl is bfs_check_acl through libacl's acl_get_file: the access ACL is
+// ACL is bfs_check_acl through libacl's acl_get_file: the access ACL is
 // non-trivial when it has an entry besides user::, group:: and other::
 // (a mask, a named user or group); a directory's default ACL when it has
 // any entry. A missing or unreadable one (ENODATA, EINVAL) is trivial.
-func (m *xattrScratch) acl(e *walker.Entry, follow, dir bool) (bool, error) {
+func (m *Scratch) ACL(f File, follow, dir bool) (bool, error) {
 	var err error
 	known := false
 	for i, name := range [...][]byte{aclAccess, aclDefault} {
@@ -168,7 +167,7 @@ func (m *xattrScratch) acl(e *walker.Entry, follow, dir bool) (bool, error) {
 			break // only a directory has a default ACL
 		}
 		var val []byte
-		val, err = m.getxattrAll(e, follow, name)
+		val, err = m.getxattrAll(f, follow, name)
 		switch {
 		case err == nil:
 			if aclNontrivial(val, i == 1) {
@@ -193,14 +192,14 @@ var (
 	capName    = []byte("security.capability\x00")
 )
 
-// hasCapability reports whether the file e (its target when follow) has
+// HasCapability reports whether the file f (its target when follow) has
 // file capabilities: a non-empty security.capability attribute, which is
 // what ls's ca color asks. The file is named through its directory's
 // descriptor, so the path may be longer than PATH_MAX.
-func hasCapability(e *walker.Entry, follow bool) bool {
-	path := string(e.Path)
-	if fd := e.DirFD(); fd >= 0 {
-		path = "/proc/self/fd/" + strconv.Itoa(fd) + "/" + string(e.AtName())
+func HasCapability(f File, follow bool) bool {
+	path := string(f.Path)
+	if fd := f.Dir; fd >= 0 {
+		path = "/proc/self/fd/" + strconv.Itoa(fd) + "/" + string(f.Name)
 	} else if fd != unix.AT_FDCWD {
 		return false
 	}
