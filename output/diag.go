@@ -166,7 +166,7 @@ func (d *Diag) FileError(path []byte, err error) {
 	}
 	line := d.start()
 	n := len(line)
-	line = appendQuote(line, path, d.Style())
+	line = d.Style().AppendQuote(line, path)
 	d.noteQuoted(line[n:])
 	line = append(line, ": "...)
 	line = append(line, Strerror(err)...)

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/gfind/gfind/internal/testtool"
 )
 
 // helperEnv selects a helper mode: the test binary re-executed as a
@@ -359,7 +361,7 @@ func TestTTY(t *testing.T) {
 
 // TestTTYDetect checks that NewSink notices a real terminal.
 func TestTTYDetect(t *testing.T) {
-	_, slave := openPTY(t)
+	_, slave := testtool.OpenPTY(t)
 	s := NewSink(slave, NewDiagStyle("gfind", io.Discard, StyleC))
 	if !s.TTY() {
 		t.Error("pty slave not detected as a terminal")

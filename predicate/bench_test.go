@@ -110,7 +110,7 @@ func BenchmarkWalkPrint(b *testing.B) {
 					opt := cmd.Walk
 					opt.Workers = workers
 					opt.Sort = c.sort
-					if c.sort && workers > 1 && cmd.OutputOnly() {
+					if reorders(opt, sink.TTY(), cmd.OutputOnly()) {
 						bufs := make([]*output.Buffer, workers)
 						for i, s := range states {
 							bufs[i] = s.Out

@@ -17,6 +17,8 @@
 // Evaluation happens in the walker's worker goroutines. Each worker owns
 // a State (its output buffer, the prune result, the shared stop flag), so
 // evaluating needs no lock; Nodes themselves are read-only after Parse.
+// A Run (run.go) holds the States of one run, decides the walk's options
+// from the command line, and gives the exit status.
 //
 // Files, one per family of primaries, each with the parse functions that
 // the rows of the one parse table (table.go) name:
@@ -34,6 +36,8 @@
 //	time.go             -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
 //	action.go exec.go delete.go printf.go ls.go files.go  actions (ls.go: internal/listfile)
 //	files0.go finish.go -files0-from; closing files and -exec batches
+//	run.go              one run: the walk's options, the reorder choice,
+//	                    a State per worker, the exit status
 //	quit.go num.go      -quit's gate; +N, -N and N arguments
 //
 // gfind's extras (opt-in; none changes a GNU command line):

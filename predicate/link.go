@@ -73,7 +73,7 @@ type xtypeNode struct {
 }
 
 func (n *xtypeNode) Eval(e *walker.Entry, s *State) bool {
-	follow := s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)
+	follow := s.follows(e)
 	if !follow && e.Type != walker.TypeUnknown && e.Type != walker.TypeSymlink {
 		// Not a link: stat and lstat agree, and d_type said which.
 		return n.has(e.Type)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gfind/gfind/internal/mounts"
 	"github.com/gfind/gfind/internal/printf"
+	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -19,7 +20,7 @@ type printfNode struct {
 
 	// env is completed by the first evaluation with what the parser does
 	// not know: the final -H/-L/-P mode (-follow may come later) and the
-	// Diag. It is read-only afterwards.
+	// Diag's style and reports. It is read-only afterwards.
 	envOnce sync.Once
 	env     printf.Env
 }
@@ -30,7 +31,7 @@ func (n *printfNode) Eval(e *walker.Entry, s *State) bool {
 	}
 	n.envOnce.Do(func() {
 		n.env.Follow = s.follow
-		n.env.Diag = s.Diag
+		n.env.Report = reportPrintf(s.Diag)
 		n.env.Style = s.Diag.Style()
 	})
 	var st *unix.Stat_t
@@ -120,6 +121,21 @@ func parsePrintf(p *parser, op string, v variant) error {
 	}
 	p.push(n)
 	return nil
+}
+
+// reportPrintf words and counts what -printf could not read of a file
+// as GNU 4.9 does (printf.Failure).
+func reportPrintf(d *output.Diag) func(printf.Failure, []byte, error) {
+	return func(f printf.Failure, path []byte, err error) {
+		switch f {
+		case printf.ReadlinkFailed:
+			d.FileError(path, err)
+		case printf.GetfileconFailed:
+			d.Errorf("getfilecon failed: %s: %s", d.Quote(string(path)), output.Strerror(err))
+		case printf.TargetStatFailed:
+			d.Notef("%s: %s", d.Quote(string(path)), output.Strerror(err))
+		}
+	}
 }
 
 // fsTypeName is %F: the type of the file system holding the file, from

@@ -215,8 +215,7 @@ func (n *newerNode) Args() []string { return []string{n.op, n.arg} }
 // when the status the tests see did. A file system that keeps none gets
 // GNU's warning (pred.c pred_newerXY) and the test is false.
 func birthTimeOf(e *walker.Entry, s *State, st *unix.Stat_t) (tspec, bool) {
-	follow := (s.follow == walker.FollowAll || (s.follow == walker.FollowRoots && e.Depth == 0)) &&
-		st.Mode&unix.S_IFMT != unix.S_IFLNK
+	follow := s.follows(e) && st.Mode&unix.S_IFMT != unix.S_IFLNK
 	bt, has, err := meta.Birth(metaFile(e), follow, st)
 	if err != nil {
 		s.reportStat(e, err)

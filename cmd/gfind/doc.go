@@ -8,7 +8,10 @@
 //
 // Files here:
 //
-//	main.go  run: wires the stages together and maps errors to exit status
+//	main.go  run: argv → config (splitArgs, predicate.Parse) → a
+//	         predicate.Run → exit status; the process's own parts (the
+//	         Sink on stdout, signals, the status line) are set up here
+//	signal.go  dies of SIGINT, SIGTERM and SIGHUP cleanly, once it matters
 //	args.go  splits GNU's leading options (-H -L -P -D -O) and gfind's own
 //	         off the front of argv; gfind's own are the cli struct, whose
 //	         kong model is their one list, and only they go to kong, which

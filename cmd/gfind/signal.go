@@ -69,6 +69,19 @@ type signalWatch struct {
 	quit, exited  chan struct{}
 }
 
+// watchSignals returns the watch over sink, started now when the
+// expression runs commands and otherwise at standard output's first
+// large write; beforeDeath is called before gfind dies of a signal.
+func watchSignals(sink *output.Sink, runsCommands bool, beforeDeath func()) *signalWatch {
+	w := &signalWatch{sink: sink, beforeDeath: beforeDeath}
+	if runsCommands {
+		w.start()
+	} else {
+		sink.BeforeLargeWrite(w.start)
+	}
+	return w
+}
+
 // start installs the handlers; it may be called more than once.
 func (w *signalWatch) start() {
 	w.mu.Lock()

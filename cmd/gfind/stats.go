@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gfind/gfind/output"
-	"github.com/gfind/gfind/predicate"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -194,11 +193,12 @@ func (st *runStats) isDir(e *walker.Entry) bool {
 }
 
 // writeReport writes the line, once the walk and every -exec are done.
-func (st *runStats) writeReport(diag *output.Diag, states []*predicate.State) {
+// matches is the files the expression matched (predicate.Run.Matches).
+func (st *runStats) writeReport(diag *output.Diag, matches int64) {
 	if st == nil || !st.report {
 		return
 	}
-	var dirs, files, matches, stats int64
+	var dirs, files, stats int64
 	for i := range st.workers {
 		w := &st.workers[i]
 		dirs += w.dirs
@@ -206,9 +206,6 @@ func (st *runStats) writeReport(diag *output.Diag, states []*predicate.State) {
 		for _, e := range w.entries { // an Entry visits for one worker only
 			stats += e.StatCalls()
 		}
-	}
-	for _, s := range states {
-		matches += s.Matches()
 	}
 	diag.Notef("stats: %d directories, %d files, %d matches, %d stat calls, %d errors, %.3fs",
 		dirs, files, matches, stats, diag.Errors(), time.Since(st.start).Seconds())

@@ -2,9 +2,11 @@
 // parse time (Compile), and expanded for each file straight into the
 // caller's buffer (Format.Append), without parsing it again.
 //
-// In the pipeline it sits between predicate, whose -printf and -fprintf
-// nodes call it on each visit, and output, whose Buffer receives the
-// expansion and whose Diag reports what fails on the file (%l, %Y, %Z).
+// In the pipeline it is an engine below predicate, whose -printf and
+// -fprintf nodes call it on each visit with the worker's buffer, and it
+// knows nothing of output: names are escaped by internal/quote, and what
+// fails on the file (%l, %Y, %Z) goes to the Report function it is given,
+// which predicate words and counts with output's Diag.
 // The pieces are GNU's, each checked against the original:
 //
 //   - format.go: the compiler (find/print.c's insert_fprintf, quirks

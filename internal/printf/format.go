@@ -9,7 +9,7 @@ import (
 
 	"github.com/gfind/gfind/internal/ctype"
 	"github.com/gfind/gfind/internal/meta"
-	"github.com/gfind/gfind/output"
+	"github.com/gfind/gfind/internal/quote"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
 )
@@ -242,9 +242,10 @@ type Env struct {
 	// Follow is the -H/-L/-P mode, for %Y and %Z.
 	Follow walker.Follow
 	// Style is how a terminal sees unprintable bytes in %p and friends.
-	Style output.Style
-	// Diag reports failures on the file being formatted (%l, %Y, %Z).
-	Diag *output.Diag
+	Style quote.Style
+	// Report is told of a failure on the file being formatted (%l, %Y,
+	// %Z), to word and count as GNU does; nil drops it.
+	Report func(f Failure, path []byte, err error)
 	// User and Group give the name for an id, or false when the account
 	// database has none (%u and %g then print the number).
 	User, Group func(id uint32) (string, bool)
@@ -256,6 +257,23 @@ type Env struct {
 	// precision.
 	Color Colors
 }
+
+// Failure is what could not be read for a directive, which decides how
+// GNU reports it.
+type Failure uint8
+
+const (
+	// ReadlinkFailed is %l's readlink: a failure on the file like any
+	// other ("'f': Permission denied"), which fails the run.
+	ReadlinkFailed Failure = iota
+	// GetfileconFailed is %Z's security context: "getfilecon failed:
+	// 'f': ...", which fails the run.
+	GetfileconFailed
+	// TargetStatFailed is %Y's stat of a link's target, for a reason
+	// other than its absence or a loop (EACCES): "'f': ...", which GNU
+	// 4.9 gives without changing the exit status.
+	TargetStatFailed
+)
 
 // Colors colors file names as bfs 4.1's -printf does under -color. esc
 // writes each run of text: as GNU does on a terminal ('?' for what
@@ -284,7 +302,7 @@ var ErrOverflow = unix.EOVERFLOW
 // or e.DirentIno known). With tty set,
 // unprintable bytes in names are shown as '?', as GNU does when the
 // destination is a terminal. The only error returned is ErrOverflow;
-// failures on the file itself are reported through env.Diag.
+// failures on the file itself are reported through env.Report.
 func (f *Format) Append(dst []byte, e *walker.Entry, st *unix.Stat_t, env *Env, tty bool) ([]byte, error) {
 	var err error
 	for i := range f.segs {
@@ -345,7 +363,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 		if fileMode(e, st)&unix.S_IFMT == unix.S_IFLNK {
 			t, err := e.Readlink()
 			if err != nil {
-				reportFile(env, e, err)
+				env.report(ReadlinkFailed, e, err)
 			}
 			target = t
 		}
@@ -353,9 +371,7 @@ func (sg *fseg) appendDirective(dst []byte, e *walker.Entry, st *unix.Stat_t, en
 	case 'Z':
 		ctx, err := selinuxContext(e, env.Follow.Follows(e.Depth))
 		if err != nil {
-			if env.Diag != nil {
-				env.Diag.Errorf("getfilecon failed: %s: %s", env.Diag.Quote(string(e.Path)), output.Strerror(err))
-			}
+			env.report(GetfileconFailed, e, err)
 			return appendCString(dst, "", sp)
 		}
 		return appendCString(dst, ctx, sp)
@@ -474,7 +490,7 @@ func (sg *fseg) appendColored(dst []byte, e *walker.Entry, st *unix.Stat_t, env 
 		}
 		target, err := e.Readlink()
 		if err != nil {
-			reportFile(env, e, err)
+			env.report(ReadlinkFailed, e, err)
 			return dst
 		}
 		return env.Color.AppendTarget(dst, e, target, esc)
@@ -498,9 +514,9 @@ func appendName(dst, name []byte, sp spec, env *Env, tty bool) []byte {
 	return padString(dst, start, sp)
 }
 
-func reportFile(env *Env, e *walker.Entry, err error) {
-	if env.Diag != nil {
-		env.Diag.FileError(e.Path, err)
+func (env *Env) report(f Failure, e *walker.Entry, err error) {
+	if env.Report != nil {
+		env.Report(f, e.Path, err)
 	}
 }
 
@@ -555,9 +571,7 @@ func targetType(e *walker.Entry, st *unix.Stat_t, env *Env) string {
 	case errors.Is(err, unix.ELOOP):
 		return "L"
 	}
-	if env.Diag != nil {
-		env.Diag.Notef("%s: %s", env.Diag.Quote(string(e.Path)), output.Strerror(err))
-	}
+	env.report(TargetStatFailed, e, err)
 	return "?"
 }
 

@@ -614,3 +614,48 @@ func TestStrftimeAgainstGlibc(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatReport: what a directive cannot read of the file goes to
+// Env.Report as the Failure it is, for the file's path, and the
+// directive prints nothing. A Synthetic Entry has no directory, so
+// every call on the file fails (EBADF).
+func TestFormatReport(t *testing.T) {
+	link := &unix.Stat_t{Mode: unix.S_IFLNK | 0o777}
+	for _, tt := range []struct {
+		format string
+		want   []Failure
+	}{
+		{"[%l]", []Failure{ReadlinkFailed}},
+		{"[%Z]", []Failure{GetfileconFailed}},
+		{"[%l][%Z]", []Failure{ReadlinkFailed, GetfileconFailed}},
+		{"[%p]", nil},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			f, _, err := Compile(tt.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := testEnv()
+			var got []Failure
+			env.Report = func(f Failure, path []byte, err error) {
+				if string(path) != "root/ln" || err == nil {
+					t.Errorf("Report(%v, %q, %v), want the path root/ln and an error", f, path, err)
+				}
+				got = append(got, f)
+			}
+			e := walker.Synthetic("root/ln", 1, walker.TypeSymlink, link, nil)
+			out, err := f.Append(nil, e, link, env, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("reported %v, want %v", got, tt.want)
+			}
+			if want := strings.Repeat("[]", len(tt.want)); tt.want != nil && string(out) != want {
+				t.Errorf("printed %q, want %q", out, want)
+			}
+			env.Report = nil // dropped, not a panic
+			f.Append(nil, walker.Synthetic("root/ln", 1, walker.TypeSymlink, link, nil), link, env, false)
+		})
+	}
+}

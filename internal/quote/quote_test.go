@@ -1,4 +1,4 @@
-package output
+package quote
 
 import (
 	"bytes"
@@ -23,59 +23,59 @@ var quoteTests = []struct {
 	want  string
 }{
 	// C locale: ASCII quotes, C escapes, \' and \\, octal for the rest.
-	{StyleC, "plain", `'plain'`},
-	{StyleC, "sp ace!$`\"?*[(~#", "'sp ace!$`\"?*[(~#'"},
-	{StyleC, "a\nb", `'a\nb'`},
-	{StyleC, "t\tab", `'t\tab'`},
-	{StyleC, "\a\b\f\r\v", `'\a\b\f\r\v'`},
-	{StyleC, "it's", `'it\'s'`},
-	{StyleC, `back\slash`, `'back\\slash'`},
-	{StyleC, "\x1b", `'\033'`},
-	{StyleC, "\x01", `'\001'`},
-	{StyleC, "\x7f", `'\177'`},
-	{StyleC, "x\xffy", `'x\377y'`},
-	{StyleC, "é", `'\303\251'`},
-	{StyleC, "\xc3", `'\303'`},
-	{StyleC, "\xc3x", `'\303x'`},
-	{StyleC, "a\u2019b", `'a\342\200\231b'`},
-	{StyleC, "a\u2018b", `'a\342\200\230b'`},
-	{StyleC, "\u0085", `'\302\205'`},
-	{StyleC, "\u00a0", `'\302\240'`},
-	{StyleC, "\u200b", `'\342\200\213'`},
-	{StyleC, "", `''`},
+	{C, "plain", `'plain'`},
+	{C, "sp ace!$`\"?*[(~#", "'sp ace!$`\"?*[(~#'"},
+	{C, "a\nb", `'a\nb'`},
+	{C, "t\tab", `'t\tab'`},
+	{C, "\a\b\f\r\v", `'\a\b\f\r\v'`},
+	{C, "it's", `'it\'s'`},
+	{C, `back\slash`, `'back\\slash'`},
+	{C, "\x1b", `'\033'`},
+	{C, "\x01", `'\001'`},
+	{C, "\x7f", `'\177'`},
+	{C, "x\xffy", `'x\377y'`},
+	{C, "é", `'\303\251'`},
+	{C, "\xc3", `'\303'`},
+	{C, "\xc3x", `'\303x'`},
+	{C, "a\u2019b", `'a\342\200\231b'`},
+	{C, "a\u2018b", `'a\342\200\230b'`},
+	{C, "\u0085", `'\302\205'`},
+	{C, "\u00a0", `'\302\240'`},
+	{C, "\u200b", `'\342\200\213'`},
+	{C, "", `''`},
 	// NUL cannot reach find; this is quotearg's rule for it.
-	{StyleC, "a\x00b", `'a\0b'`},
-	{StyleC, "a\x001", `'a\0001'`},
+	{C, "a\x00b", `'a\0b'`},
+	{C, "a\x001", `'a\0001'`},
 
 	// UTF-8: curly quotes; printable characters kept; only the right
 	// quote (not the apostrophe) is escaped.
-	{StyleUTF8, "plain", "‘plain’"},
-	{StyleUTF8, "a\nb", "‘a\\nb’"},
-	{StyleUTF8, "it's", "‘it's’"},
-	{StyleUTF8, "a\u2019b", "‘a\\’b’"},
-	{StyleUTF8, "a\u2018b", "‘a‘b’"},
-	{StyleUTF8, `back\slash`, "‘back\\\\slash’"},
-	{StyleUTF8, "é", "‘é’"},
-	{StyleUTF8, "\xc3", "‘\\303’"},
-	{StyleUTF8, "\xc3x", "‘\\303x’"},
-	{StyleUTF8, "x\xffy", "‘x\\377y’"},
-	{StyleUTF8, "\x1b", "‘\\033’"},
-	{StyleUTF8, "\x7f", "‘\\177’"},
-	{StyleUTF8, "a`b", "‘a`b’"},
-	{StyleUTF8, "\u0085", "‘\\302\\205’"},      // C1 control: every byte
-	{StyleUTF8, "\u00a0", "‘\u00a0’"},          // no-break space is printable
-	{StyleUTF8, "\u200b", "‘\u200b’"},          // so is a format character
-	{StyleUTF8, "\ufffe", "‘\\357\\277\\276’"}, // noncharacter
-	{StyleUTF8, "9\U0001F600", "‘9\U0001F600’"},
-	{StyleUTF8, "A\u0301", "‘A\u0301’"},                                  // combining mark
-	{StyleUTF8, "1\xed\xa0\x80", "‘1\\355\\240\\200’"},                   // surrogate
-	{StyleUTF8, "2\xc0\x80", "‘2\\300\\200’"},                            // overlong
-	{StyleUTF8, "3\xf4\x90\x80\x80", "‘3\\364\\220\\200\\200’"},          // > U+10FFFF
-	{StyleUTF8, "4\xe2\x80", "‘4\\342\\200’"},                            // incomplete
-	{StyleUTF8, "5\xe2\x80x", "‘5\\342\\200x’"},                          // invalid
-	{StyleUTF8, "6\xed\xa0", "‘6\\355\\240’"},                            // incomplete surrogate
-	{StyleUTF8, "C\xf8\x88\x80\x80\x80", "‘C\\370\\210\\200\\200\\200’"}, // 5-byte form
-	{StyleUTF8, "\xe2\x80\n", "‘\\342\\200\\n’"},
+	{UTF8, "plain", "‘plain’"},
+	{UTF8, "a\nb", "‘a\\nb’"},
+	{UTF8, "it's", "‘it's’"},
+	{UTF8, "a\u2019b", "‘a\\’b’"},
+	{UTF8, "a\u2018b", "‘a‘b’"},
+	{UTF8, `back\slash`, "‘back\\\\slash’"},
+	{UTF8, "é", "‘é’"},
+	{UTF8, "\xc3", "‘\\303’"},
+	{UTF8, "\xc3x", "‘\\303x’"},
+	{UTF8, "x\xffy", "‘x\\377y’"},
+	{UTF8, "\x1b", "‘\\033’"},
+	{UTF8, "\x7f", "‘\\177’"},
+	{UTF8, "a`b", "‘a`b’"},
+	{UTF8, "\u0085", "‘\\302\\205’"},      // C1 control: every byte
+	{UTF8, "\u00a0", "‘\u00a0’"},          // no-break space is printable
+	{UTF8, "\u200b", "‘\u200b’"},          // so is a format character
+	{UTF8, "\ufffe", "‘\\357\\277\\276’"}, // noncharacter
+	{UTF8, "9\U0001F600", "‘9\U0001F600’"},
+	{UTF8, "A\u0301", "‘A\u0301’"},                                  // combining mark
+	{UTF8, "1\xed\xa0\x80", "‘1\\355\\240\\200’"},                   // surrogate
+	{UTF8, "2\xc0\x80", "‘2\\300\\200’"},                            // overlong
+	{UTF8, "3\xf4\x90\x80\x80", "‘3\\364\\220\\200\\200’"},          // > U+10FFFF
+	{UTF8, "4\xe2\x80", "‘4\\342\\200’"},                            // incomplete
+	{UTF8, "5\xe2\x80x", "‘5\\342\\200x’"},                          // invalid
+	{UTF8, "6\xed\xa0", "‘6\\355\\240’"},                            // incomplete surrogate
+	{UTF8, "C\xf8\x88\x80\x80\x80", "‘C\\370\\210\\200\\200\\200’"}, // 5-byte form
+	{UTF8, "\xe2\x80\n", "‘\\342\\200\\n’"},
 }
 
 func TestQuote(t *testing.T) {
@@ -101,40 +101,40 @@ var qmarkTests = []struct {
 	in    string
 	want  string
 }{
-	{StyleC, "plain it's back\\sl sp ace", "plain it's back\\sl sp ace"},
-	{StyleC, "t\tab", "t?ab"},
-	{StyleC, "a\nb", "a?b"},
-	{StyleC, "e\x1bx", "e?x"},
-	{StyleC, "z\x7f", "z?"},
-	{StyleC, "f\xffy", "f?y"},
-	{StyleC, "é", "??"},
-	{StyleC, "\u0085nel", "??nel"},
-	{StyleC, "a\u2019q", "a???q"},
-	{StyleC, "\xc3", "?"},
+	{C, "plain it's back\\sl sp ace", "plain it's back\\sl sp ace"},
+	{C, "t\tab", "t?ab"},
+	{C, "a\nb", "a?b"},
+	{C, "e\x1bx", "e?x"},
+	{C, "z\x7f", "z?"},
+	{C, "f\xffy", "f?y"},
+	{C, "é", "??"},
+	{C, "\u0085nel", "??nel"},
+	{C, "a\u2019q", "a???q"},
+	{C, "\xc3", "?"},
 
-	{StyleUTF8, "plain it's back\\sl sp ace", "plain it's back\\sl sp ace"},
-	{StyleUTF8, "t\tab", "t?ab"},
-	{StyleUTF8, "a\nb", "a?b"},
-	{StyleUTF8, "e\x1bx", "e?x"},
-	{StyleUTF8, "z\x7f", "z?"},
-	{StyleUTF8, "f\xffy", "f?y"},
-	{StyleUTF8, "é", "é"},
-	{StyleUTF8, "\u0085nel", "?nel"}, // one '?' per character
-	{StyleUTF8, "a\u2019q", "a\u2019q"},
-	{StyleUTF8, "\xc3", "?"},
-	{StyleUTF8, "1\xed\xa0\x80", "1???"}, // invalid: one '?' per byte
-	{StyleUTF8, "2\xc0\x80", "2??"},
-	{StyleUTF8, "3\xf4\x90\x80\x80", "3?"}, // glibc decodes it, to U+110000
-	{StyleUTF8, "4\xe2\x80", "4?"},         // incomplete at the end: one '?'
-	{StyleUTF8, "5\xe2\x80x", "5??x"},
-	{StyleUTF8, "6\xed\xa0", "6?"},
-	{StyleUTF8, "7\xe0\x80", "7?"},
-	{StyleUTF8, "8\xf4\x90", "8?"},
-	{StyleUTF8, "9\U0001F600", "9\U0001F600"},
-	{StyleUTF8, "A\u0301", "A\u0301"},
-	{StyleUTF8, "B\ufffe", "B?"},
-	{StyleUTF8, "C\xf8\x88\x80\x80\x80", "C?"},
-	{StyleUTF8, "D\u200b", "D\u200b"},
+	{UTF8, "plain it's back\\sl sp ace", "plain it's back\\sl sp ace"},
+	{UTF8, "t\tab", "t?ab"},
+	{UTF8, "a\nb", "a?b"},
+	{UTF8, "e\x1bx", "e?x"},
+	{UTF8, "z\x7f", "z?"},
+	{UTF8, "f\xffy", "f?y"},
+	{UTF8, "é", "é"},
+	{UTF8, "\u0085nel", "?nel"}, // one '?' per character
+	{UTF8, "a\u2019q", "a\u2019q"},
+	{UTF8, "\xc3", "?"},
+	{UTF8, "1\xed\xa0\x80", "1???"}, // invalid: one '?' per byte
+	{UTF8, "2\xc0\x80", "2??"},
+	{UTF8, "3\xf4\x90\x80\x80", "3?"}, // glibc decodes it, to U+110000
+	{UTF8, "4\xe2\x80", "4?"},         // incomplete at the end: one '?'
+	{UTF8, "5\xe2\x80x", "5??x"},
+	{UTF8, "6\xed\xa0", "6?"},
+	{UTF8, "7\xe0\x80", "7?"},
+	{UTF8, "8\xf4\x90", "8?"},
+	{UTF8, "9\U0001F600", "9\U0001F600"},
+	{UTF8, "A\u0301", "A\u0301"},
+	{UTF8, "B\ufffe", "B?"},
+	{UTF8, "C\xf8\x88\x80\x80\x80", "C?"},
+	{UTF8, "D\u200b", "D\u200b"},
 }
 
 func TestQmark(t *testing.T) {
@@ -234,7 +234,7 @@ func FuzzQuote(f *testing.F) {
 		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, s := range []Style{StyleC, StyleUTF8} {
+		for _, s := range []Style{C, UTF8} {
 			q := s.Quote(in)
 			back, err := unquote(s, q)
 			if err != nil || back != in {
@@ -243,7 +243,7 @@ func FuzzQuote(f *testing.F) {
 			checkPrintable(t, s, "Quote", in, q)
 			m := string(appendQmark(nil, []byte(in), s))
 			checkPrintable(t, s, "qmark", in, m)
-			if len(m) > len(in) || (s == StyleC && len(m) != len(in)) {
+			if len(m) > len(in) || (s == C && len(m) != len(in)) {
 				t.Fatalf("%v: qmark(%q) = %q changes length wrongly", s, in, m)
 			}
 		}
@@ -252,7 +252,7 @@ func FuzzQuote(f *testing.F) {
 
 func checkPrintable(t *testing.T, s Style, what, in, out string) {
 	t.Helper()
-	if s == StyleC {
+	if s == C {
 		for i := 0; i < len(out); i++ {
 			if !isPrintASCII(out[i]) {
 				t.Fatalf("C: %s(%q) = %q has byte %#x", what, in, out, out[i])
@@ -275,7 +275,7 @@ func BenchmarkQuote(b *testing.B) {
 	var dst []byte
 	b.ReportAllocs()
 	for b.Loop() {
-		dst = StyleUTF8.AppendQuote(dst[:0], name)
+		dst = UTF8.AppendQuote(dst[:0], name)
 	}
 	_ = bytes.Clone(dst)
 }

@@ -1,4 +1,4 @@
-package output
+package testtool
 
 import (
 	"os"
@@ -10,10 +10,10 @@ import (
 )
 
 // Opening a pseudo-terminal the Linux way (/dev/ptmx, TIOCSPTLCK and
-// TIOCGPTN, the slave under /dev/pts); pty_other_test.go has the others.
+// TIOCGPTN, the slave under /dev/pts); pty_other.go has the others.
 
-// openPTY returns both ends of a new pseudo-terminal.
-func openPTY(t *testing.T) (master, slave *os.File) {
+// OpenPTY returns both ends of a new pseudo-terminal.
+func OpenPTY(t testing.TB) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
