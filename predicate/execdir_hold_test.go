@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfind/gfind/walker"
+	"github.com/gfind/gfind/internal/seam"
 )
 
 // TestExecdirBatchPieces: a directory big enough for the parallel walk
@@ -47,7 +47,7 @@ func TestExecdirBatchPieces(t *testing.T) {
 	// whatever the timing, so a slow machine cannot fail it. No event
 	// marks "every other visit of big is done" for a handshake to wait
 	// on without a walker seam of its own.
-	defer walker.SetBeforePieceHook(func(path string) {
+	defer seam.BeforePiece.Set(func(path string) {
 		pieces.Add(1)
 		time.Sleep(20 * time.Millisecond)
 	})()

@@ -1,7 +1,7 @@
 package predicate
 
 // The tests here make their race deterministic with the walker's seams
-// (walker.SetBeforeOpenHook, SetBeforePieceHook), which the walker
+// (internal/seam: BeforeOpen, BeforePiece), which the walker
 // defines on Linux only (seam_linux.go): they build where those do.
 
 import (
@@ -12,14 +12,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gfind/gfind/walker"
+	"github.com/gfind/gfind/internal/seam"
 )
 
 // TestDeleteExecSwappedDirectory: a directory replaced, after its parent
 // was read and before it is opened, by a link to an outside directory or
 // by an outside directory renamed in: -delete and -exec touch nothing of
 // the outside files, the directory is reported and the exit status is 1.
-// The swap is made deterministic with walker.SetBeforeOpenHook.
+// The swap is made deterministic with seam.BeforeOpen.
 func TestDeleteExecSwappedDirectory(t *testing.T) {
 	swaps := []struct {
 		name, wantErr string
@@ -50,7 +50,7 @@ func TestDeleteExecSwappedDirectory(t *testing.T) {
 					root, outside := swapTree(t)
 					before := outsideFiles(t, outside)
 					var done atomic.Bool
-					defer walker.SetBeforeOpenHook(func(p string) {
+					defer seam.BeforeOpen.Set(func(p string) {
 						if p == root+"/a/b" && done.CompareAndSwap(false, true) {
 							if err := sw.swap(root, outside); err != nil {
 								t.Error(err)

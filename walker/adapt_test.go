@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gfind/gfind/internal/seam"
 )
 
 // TestAdaptToBlockingReads proves the mechanism of adapt.go, not
@@ -59,7 +61,7 @@ func adaptToBlockingReads(t *testing.T, root string, workers, base, ncpu int) {
 	level.Store(int32(base))
 	blocking.Store(true)
 	deadline := time.Now().Add(30 * time.Second)
-	restore := SetBeforeReadHook(func(path string) {
+	restore := seam.BeforeRead.Set(func(path string) {
 		if !strings.HasPrefix(path, root) {
 			return
 		}
@@ -147,7 +149,7 @@ func TestAdaptWarm(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var reads atomic.Int64
 			var pauseEnd atomic.Int64 // nanotime
-			restore := SetBeforeReadHook(func(path string) {
+			restore := seam.BeforeRead.Set(func(path string) {
 				if !strings.HasPrefix(path, root) {
 					return
 				}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gfind/gfind/internal/seam"
 )
 
 // TestHold: the parallel walk tells Options.Hold about every piece of a
@@ -39,7 +41,7 @@ func TestHold(t *testing.T) {
 				}
 			}
 		}}
-		restore := SetBeforePieceHook(func(path string) {
+		restore := seam.BeforePiece.Set(func(path string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if n := holds[strings.TrimSuffix(path, "/")+"/"]; n <= 0 && len(errs) < 5 {

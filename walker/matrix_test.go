@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gfind/gfind/internal/seam"
 	"github.com/gfind/gfind/internal/testtool"
 	"github.com/gfind/gfind/internal/testtree"
 	"golang.org/x/sys/unix"
@@ -658,7 +659,7 @@ func (c *matrixCase) execute(t *testing.T, runs []matrixRun, baseRun *matrixRun)
 		if c.tree != nil {
 			base, hook := c.tree(t)
 			run.Base = base
-			defer SetBeforeOpenHook(hook)()
+			defer seam.BeforeOpen.Set(hook)()
 		}
 		defer checkNoLeak(t)()
 		res, err := walkMatrix(t, run)

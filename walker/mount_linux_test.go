@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/seam"
 	"github.com/gfind/gfind/internal/testtool"
 	"golang.org/x/sys/unix"
 )
@@ -184,7 +185,7 @@ func TestMountDuringWalk(t *testing.T) {
 						return
 					}
 					m := filepath.Join(root, "m")
-					restore := SetBeforeOpenHook(swapOnce(m, func() {
+					restore := seam.BeforeOpen.Set(swapOnce(m, func() {
 						if err := tc.mount(root); err != nil {
 							t.Errorf("mount: %v", err)
 						}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gfind/gfind/internal/seam"
 	"golang.org/x/sys/unix"
 )
 
@@ -496,7 +497,9 @@ func (k *worker) readDir(d *dir) {
 	costly := false
 	for !w.stop.Load() {
 		pr := k.sample()
-		hookBeforeRead(d)
+		if f := seam.BeforeRead.Load(); f != nil {
+			f(d.path())
+		}
 		buf := rd.next()
 		k.sampled(pr)
 		if len(k.kids) > 0 {
@@ -750,7 +753,9 @@ func (k *worker) processChunk(x *dir) {
 	w := k.w
 	d := x.parent
 	b := x.chunk
-	hookBeforePiece(d)
+	if f := seam.BeforePiece.Load(); f != nil {
+		f(d.path())
+	}
 	if !w.stop.Load() {
 		fd, err := w.pin(d)
 		if err != nil {

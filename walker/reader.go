@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/gfind/gfind/internal/seam"
 	"golang.org/x/sys/unix"
 )
 
@@ -490,7 +491,9 @@ func (w *walk) openChild(d *dir, scratch *[]candidate, dropParent bool) error {
 			return err
 		}
 	}
-	hookBeforeOpen(d)
+	if f := seam.BeforeOpen.Load(); f != nil {
+		f(d.path())
+	}
 	fd, err := openDir(pfd, &d.name[0], d.follow)
 	if err == unix.EMFILE || err == unix.ENFILE {
 		// Other parts of the program hold more than the reserve: give
@@ -512,4 +515,34 @@ func (w *walk) openChild(d *dir, scratch *[]candidate, dropParent bool) error {
 	d.lastUse = w.fds.tick.Add(1)
 	d.mu.Unlock()
 	return nil
+}
+
+// replaced reports whether the directory open as fd, whose status is st
+// and whose "." record has d_ino dotIno, is not the directory the walk
+// saw under that name: the name was swapped (by rename(2)) for another
+// directory between the read of its parent and the open. O_NOFOLLOW
+// already refuses a symbolic link put there; this catches a directory.
+// It is called only when dotIno differs from the identity recorded for
+// d (dotCheck's slow path), so it costs nothing on the common path.
+//
+// A mismatch is not an error when
+//   - the device differs: a mount point, whose record in the parent
+//     carries the covered directory's inode (a rename cannot cross
+//     file systems, so a swapped directory keeps the device);
+//   - the identity came from a record's d_ino and this file system's
+//     "." d_ino is not st_ino (overlayfs across file systems, some
+//     FUSE): its d_ino cannot be compared with a stat;
+//   - the directory is the root of a mount (a bind mount from the same
+//     file system keeps the device, and its record still carries the
+//     covered directory's inode), or may be one: where mountRoot cannot
+//     tell (Linux < 5.8), nothing is reported.
+func replaced(d *dir, fd int, st *unix.Stat_t, dotIno uint64) bool {
+	if uint64(st.Dev) != d.id.dev || uint64(st.Ino) == d.id.ino {
+		return false
+	}
+	if !d.idExact && dotIno != uint64(st.Ino) {
+		return false
+	}
+	root, known := mountRoot(fd)
+	return known && !root
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gfind/gfind/internal/seam"
 	"golang.org/x/sys/unix"
 )
 
@@ -61,7 +62,7 @@ func TestSwappedDirectory(t *testing.T) {
 					root, outside := t.TempDir(), t.TempDir()
 					mk(t, root, "x/in1", "x/sub/in2", "y/f", "z/zin")
 					mk(t, outside, "secret", "d/s2", "d/sd/s3")
-					defer SetBeforeOpenHook(swapOnce(filepath.Join(root, "x"), func() { tc.swap(t, root, outside) }))()
+					defer seam.BeforeOpen.Set(swapOnce(filepath.Join(root, "x"), func() { tc.swap(t, root, outside) }))()
 					rs := collect(t, []string{root}, Options{Workers: workers, MaxDepth: -1, PostOrder: post})
 					want := []string{".", "ERR x: " + tc.errText, "x", "y", "y/f", "z", "z/zin"}
 					if post && !tc.post {
@@ -132,7 +133,7 @@ func TestVanishedDirectory(t *testing.T) {
 						mk(t, root, "v/x", "w/y")
 						victim := filepath.Join(root, "v")
 						if !inVisit {
-							defer SetBeforeOpenHook(func(path string) {
+							defer seam.BeforeOpen.Set(func(path string) {
 								if path == victim {
 									os.RemoveAll(victim)
 								}
