@@ -90,13 +90,15 @@ func walkOptions(opt walker.Options, workers int, sort bool) walker.Options {
 
 // reorders reports whether a walk with options opt may make its visits
 // out of order, each worker walking subtrees of its own, and put their
-// output back in order (walker.Options.Ordered, output.Reorder): -s
-// with more than one worker, visits before the directory's contents,
-// output that is not a terminal's (which is written a record at a time,
-// as it is made, and must not be held back), and an expression whose
-// only effect is that output (Command.OutputOnly).
+// output back in order (walker.Options.Ordered, output.Reorder): when
+// the walker would own subtrees (-s with more than one worker and P,
+// visits before the directory's contents: Options.OwnsSubtrees, the
+// rule the walker picks its engine by), output that is not a terminal's
+// (which is written a record at a time, as it is made, and must not be
+// held back), and an expression whose only effect is that output
+// (Command.OutputOnly).
 func reorders(opt walker.Options, tty, outputOnly bool) bool {
-	return opt.Sort && max(opt.Workers, opt.MaxWorkers) > 1 && !opt.PostOrder && !tty && outputOnly
+	return opt.OwnsSubtrees() && !tty && outputOnly
 }
 
 // state returns worker i's State, making it if the walk grew to i.

@@ -25,7 +25,8 @@ func TestReorders(t *testing.T) {
 		want       bool
 	}{
 		{"all", on, false, true, true},
-		{"grown", walker.Options{Sort: true, Workers: 1, MaxWorkers: 4}, false, true, true},
+		{"grown", walker.Options{Sort: true, Workers: 1, MaxWorkers: 4}, false, true, false}, // -s does not grow
+		{"workers per P", walker.Options{Sort: true}, false, true, runtime.GOMAXPROCS(0) > 1},
 		{"unsorted", walker.Options{Workers: 2}, false, true, false},
 		{"one worker", walker.Options{Sort: true, Workers: 1}, false, true, false},
 		{"post-order", walker.Options{Sort: true, Workers: 2, PostOrder: true}, false, true, false},

@@ -28,7 +28,7 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	w.fds, fed = newFDs(max(opt.Workers, opt.MaxWorkers))
 	workers := min(opt.Workers, fed)
 	switch {
-	case opt.Sort && opt.Ordered != nil && !opt.PostOrder && opt.Workers > 1 && min(workers, runtime.GOMAXPROCS(0)) > 1:
+	case opt.Ordered != nil && opt.owns(workers):
 		// Visits whose only effect is output: workers own subtrees
 		// and the output is put back in order. No more workers than
 		// Ps: the head's worker must not wait for a CPU (bench/NOTES.md).
@@ -43,6 +43,21 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 		runParallel(w, roots, workers, fed)
 	}
 	return nil
+}
+
+// OwnsSubtrees reports whether a walk with these options, given an
+// Ordered, has its workers own subtrees (the owned walk): -s with more
+// than one worker and P, visits before the directories' contents. It
+// is the caller's cue to make an Ordered, and the rule walkImpl goes by.
+func (o Options) OwnsSubtrees() bool { return o.owns(o.Workers) }
+
+// owns is OwnsSubtrees with workers workers (0: one per P).
+func (o *Options) owns(workers int) bool {
+	procs := runtime.GOMAXPROCS(0)
+	if workers <= 0 {
+		workers = procs
+	}
+	return o.Sort && !o.PostOrder && min(workers, procs) > 1
 }
 
 // Recycling. Everything the walk reuses (directory items, listings,

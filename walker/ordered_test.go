@@ -535,3 +535,25 @@ func TestOwnedRanges(t *testing.T) {
 		t.Errorf("%d ranges given away, %d nested tasks: the test does not test nested ranges", n["range"].Load(), n["nest"].Load())
 	}
 }
+
+// TestOwnsSubtrees: the rule the engine is chosen by, and the caller
+// makes its Ordered by: -s, visits before contents, more than one
+// worker and P.
+func TestOwnsSubtrees(t *testing.T) {
+	multi := runtime.GOMAXPROCS(0) > 1
+	for _, tt := range []struct {
+		name string
+		opt  Options
+		want bool
+	}{
+		{"sorted, two workers", Options{Sort: true, Workers: 2}, multi},
+		{"sorted, a worker per P", Options{Sort: true}, multi},
+		{"sorted, one worker", Options{Sort: true, Workers: 1, MaxWorkers: 4}, false},
+		{"unsorted", Options{Workers: 2}, false},
+		{"post-order", Options{Sort: true, Workers: 2, PostOrder: true}, false},
+	} {
+		if got := tt.opt.OwnsSubtrees(); got != tt.want {
+			t.Errorf("%s: OwnsSubtrees() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
