@@ -31,7 +31,8 @@
 //	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
 //	fstype.go           -fstype (internal/mounts)
 //	time.go birth_*.go  -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
-//	action.go exec.go delete.go printf.go ls.go files.go  actions
+//	action.go delete.go printf.go ls.go files.go  actions
+//	exec.go             -exec -execdir -ok -okdir (internal/spawn runs the children)
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //	quit.go num.go      -quit's gate; +N, -N and N arguments
 //

@@ -3,7 +3,6 @@
 package predicate
 
 import (
-	"math"
 	"sync"
 
 	"github.com/gfind/gfind/internal/printf"
@@ -120,31 +119,6 @@ func birthTimePath(path string, follow bool) (tspec, bool, error) {
 	sec, nsec, ok := printf.StatBirth(&st)
 	return tspec{sec, nsec}, ok, nil
 }
-
-// maxArgStrlen: no BSD limits one argument (Linux's MAX_ARG_STRLEN);
-// argMax bounds them all together.
-const maxArgStrlen = math.MaxInt32
-
-// defaultArgMax is ARG_MAX as the BSDs' <sys/syslimits.h> had it for
-// long (256 KiB; macOS has 1 MiB), for a sysctl that fails.
-const defaultArgMax = 256 << 10
-
-// argMax is sysconf(_SC_ARG_MAX) as the BSDs' and macOS's libc answer
-// it: the kern.argmax sysctl, the bytes of arguments and environment
-// execve(2) takes. Their kernels count the strings (macOS also the
-// pointers); argRoom counts both, which errs on the safe side.
-var argMax = sync.OnceValue(func() uint64 {
-	if n, err := unix.SysctlUint32("kern.argmax"); err == nil && n > 0 {
-		return uint64(n)
-	}
-	return defaultArgMax
-})
-
-// haveProcFD: there is no /proc/self/fd here (FreeBSD's fdescfs, when
-// mounted on /dev/fd, gives no directory to chdir through), so an
-// -execdir child changes to the directory by its path, relative to
-// gfind's working directory: a path longer than PATH_MAX fails there.
-func haveProcFD() bool { return false }
 
 // xattrPath names e for the extended attribute calls, which have no *at
 // variant: its path, relative to the working directory the walker

@@ -1,7 +1,6 @@
 package predicate
 
 import (
-	"os"
 	"sync"
 	"unsafe"
 
@@ -12,8 +11,9 @@ import (
 // This file and its siblings for the other systems (sys_bsd.go and
 // sys_<os>.go, xattr_<os>.go) are predicate's whole boundary with the
 // operating system: the calls relative to a directory descriptor, the
-// errno values that differ, the birth time, the -exec argument limit
-// and the extended attributes (the mount table is internal/mounts').
+// errno values that differ, the birth time and the extended attributes
+// (the -exec argument limit is internal/spawn's, the mount table
+// internal/mounts').
 // Everything else in the package builds unchanged on every Unix.
 
 // Errno values that differ between systems.
@@ -201,40 +201,3 @@ func statxBirth(stx *unix.Statx_t) (tspec, bool, error) {
 	}
 	return tspec{stx.Btime.Sec, int64(stx.Btime.Nsec)}, true, nil
 }
-
-// argMax is how many bytes of arguments and environment (strings and
-// pointers) execve(2) takes: the kernel's own limit (prepare_arg_pages
-// in fs/exec.c), a quarter of the stack limit, at most 6 MiB and at
-// least 128 KiB. glibc's sysconf(_SC_ARG_MAX) is the same quarter. GNU
-// find derives its limit the same way (bc_init_controlinfo), then keeps
-// to 128 KiB (bc_use_sensible_arg_max); gfind uses all of it.
-func argMax() uint64 {
-	limit := uint64(kernelArgCap)
-	var rl unix.Rlimit
-	// Rlimit's fields are uint64 on every Linux GOARCH.
-	if unix.Getrlimit(unix.RLIMIT_STACK, &rl) == nil && rl.Cur != unix.RLIM_INFINITY && rl.Cur/4 < limit {
-		limit = rl.Cur / 4
-	}
-	return max(limit, legacyArgMax)
-}
-
-// The kernel's limits on a new program's arguments (fs/exec.c,
-// include/uapi/linux/binfmts.h).
-const (
-	// maxArgStrlen is MAX_ARG_STRLEN: one argument, with its NUL.
-	maxArgStrlen = 32 * 4096
-	// legacyArgMax is what the kernel allows for the arguments and the
-	// environment whatever the stack limit (MAX_ARG_STRLEN's floor).
-	legacyArgMax = 32 * 4096
-	// kernelArgCap is the most it allows however large the stack limit:
-	// three quarters of _STK_LIM, 8 MiB.
-	kernelArgCap = 8 << 20 / 4 * 3
-)
-
-// haveProcFD reports whether /proc/self/fd is there, for procFDDir: a
-// child of -execdir changes to /proc/self/fd/N, its inherited copy of
-// the directory the walk holds.
-var haveProcFD = sync.OnceValue(func() bool {
-	_, err := os.Stat("/proc/self/fd")
-	return err == nil
-})

@@ -159,8 +159,8 @@ func run(args []string) int {
 			return exclude(e)
 		}
 	}
-	if cmd.HoldsDirs() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
-		walk.Hold = func(worker int, dir []byte, held bool) { state(worker).HoldDir(dir, held) }
+	if cmd.TracksPieces() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
+		walk.Hold = func(worker int, dir []byte, held bool) { state(worker).PieceOut(dir, held) }
 	}
 	expr := predicate.Optimize(cmd.Expr, opts.optLevel)
 	if contains(opts.debug, "tree") || contains(opts.debug, "opt") || contains(opts.debug, "all") {
