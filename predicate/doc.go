@@ -34,7 +34,8 @@
 //	owner.go            -user -group -uid -gid -nouser -nogroup (internal/accounts)
 //	fstype.go           -fstype (internal/mounts)
 //	time.go             -mtime and friends (internal/cnum), -newerXY dates (internal/getdate)
-//	action.go exec.go delete.go printf.go ls.go files.go  actions (ls.go: internal/listfile)
+//	action.go delete.go printf.go ls.go files.go  actions (ls.go: internal/listfile)
+//	exec.go             -exec -execdir -ok -okdir (internal/spawn runs the children)
 //	files0.go finish.go -files0-from; closing files and -exec batches
 //	run.go              one run: the walk's options, the reorder choice,
 //	                    a State per worker, the exit status
@@ -51,11 +52,11 @@
 //	fsmeta.go           -xattr -xattrname -acl -capable -sparse (internal/meta)
 //	hidden.go unique.go -hidden -nohidden; -unique
 //
-// The OS boundary: sys_linux.go and sys_bsd.go (macOS and the BSDs)
-// hold -exec's argument limit and -execdir's way into a directory; the
-// calls about one file (access, -empty, birth time, extended
-// attributes) and the errno values that differ are internal/meta's.
-// Everything else builds everywhere.
+// predicate has no OS boundary of its own: -exec's argument limit and
+// -execdir's way into a directory are internal/spawn's; the calls about
+// one file (access, -empty, birth time, extended attributes) and the
+// errno values that differ are internal/meta's. The whole package
+// builds unchanged on every Unix.
 //
 // Patterns for -name, -path and friends use gfind's own POSIX
 // fnmatch (internal/fnmatch): GNU find passes no FNM_PATHNAME and no

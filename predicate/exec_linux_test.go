@@ -1,12 +1,13 @@
 package predicate
 
-// Linux's own limits on -exec's arguments (MAX_ARG_STRLEN, the stack
-// limit's quarter); TestArgRoom is the rest, on every system.
+// Linux's own limit on one of -exec's arguments (MAX_ARG_STRLEN);
+// internal/spawn tests the others.
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/gfind/gfind/internal/spawn"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -22,7 +23,7 @@ func TestExecArgTooLong(t *testing.T) {
 	s := newTestState()
 	var msg strings.Builder
 	s.Diag = output.NewDiagStyle("gfind", &msg, output.StyleC)
-	long := strings.Repeat("x", maxArgStrlen)
+	long := strings.Repeat("x", spawn.MaxArgLen+1)
 	cmd.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s)
 	if !strings.Contains(msg.String(), "cannot pass it to true: one argument may hold at most 131071 bytes") || !s.Diag.Failed() {
 		t.Errorf("got %.100q…, failed %v", msg.String(), s.Diag.Failed())
@@ -33,21 +34,5 @@ func TestExecArgTooLong(t *testing.T) {
 	}
 	if semi.Expr.Eval(walker.Synthetic(long, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s) {
 		t.Error("-exec ... ; with a too long argument is true")
-	}
-}
-
-// TestArgMaxLinux: Linux's limit is a quarter of the stack limit, at
-// least 128 KiB, at most 6 MiB.
-func TestArgMaxLinux(t *testing.T) {
-	limit := argMax()
-	if limit < legacyArgMax || limit > kernelArgCap {
-		t.Errorf("argMax() = %d: want between 128 KiB and 6 MiB", limit)
-	}
-	var rl unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil {
-		t.Fatal(err)
-	}
-	if rl.Cur != unix.RLIM_INFINITY && rl.Cur/4 >= legacyArgMax && rl.Cur/4 <= kernelArgCap && limit != rl.Cur/4 {
-		t.Errorf("argMax() = %d with a stack limit of %d, want a quarter of it", limit, rl.Cur)
 	}
 }

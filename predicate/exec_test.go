@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gfind/gfind/output"
@@ -175,64 +174,6 @@ func TestSplitRoot(t *testing.T) {
 	}
 }
 
-func TestLookPath(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "noexec"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "prog"), nil, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", "/nonexistent:"+dir)
-	tests := []struct {
-		name, want string
-		err        error
-	}{
-		{"prog", dir + "/prog", nil},
-		{"nosuch", "", syscall.ENOENT},
-		{"noexec", "", syscall.EACCES}, // found but not executable
-		{"adir", "", syscall.EACCES},
-		{"", "", syscall.ENOENT},
-		{"./x", "./x", nil}, // a slash: not looked up
-		{"/bin/nosuch", "/bin/nosuch", nil},
-	}
-	for _, tt := range tests {
-		got, err := lookPath(tt.name)
-		if got != tt.want || err != tt.err {
-			t.Errorf("lookPath(%q) = %q, %v, want %q, %v", tt.name, got, err, tt.want, tt.err)
-		}
-	}
-	t.Setenv("PATH", "")
-	os.Unsetenv("PATH")
-	if got, err := lookPath("sh"); err != nil || (got != "/bin/sh" && got != "/usr/bin/sh") {
-		t.Errorf("with PATH unset, lookPath(sh) = %q, %v, want the default path's", got, err)
-	}
-}
-
-// TestArgRoom: the room is the system's argMax less GNU's headroom and
-// the environment, strings and pointers, and none is left by an
-// environment as large as argMax.
-func TestArgRoom(t *testing.T) {
-	limit := argMax()
-	room, ok := argRoom(nil)
-	if want := int(limit) - execHeadroom - ptrSize; !ok || room != want {
-		t.Errorf("argRoom(nil) = %d, %v; want %d (argMax %d)", room, ok, want, limit)
-	}
-	if limit < 128<<10 {
-		t.Errorf("argMax() = %d, below any system's ARG_MAX", limit)
-	}
-	env := []string{strings.Repeat("x", 1000)}
-	if r, _ := argRoom(env); r != room-1001-ptrSize {
-		t.Errorf("a 1000-byte variable leaves %d, want %d", r, room-1001-ptrSize)
-	}
-	if _, ok := argRoom([]string{strings.Repeat("x", int(limit))}); ok {
-		t.Errorf("an environment of argMax (%d) bytes leaves room", limit)
-	}
-}
-
 // runResult is what one run of runCommand wrote.
 type runResult struct {
 	stdout, stderr string
@@ -264,11 +205,7 @@ func runCommand(t *testing.T, workers int, stdin string, args ...string) runResu
 	}
 	saved := [3]*os.File{os.Stdin, os.Stdout, os.Stderr}
 	os.Stdin, os.Stdout, os.Stderr = in, out, errf
-	stdinLines = nil
-	defer func() {
-		os.Stdin, os.Stdout, os.Stderr = saved[0], saved[1], saved[2]
-		stdinLines = nil
-	}()
+	defer func() { os.Stdin, os.Stdout, os.Stderr = saved[0], saved[1], saved[2] }()
 
 	diag := output.NewDiagStyle("gfind", errf, output.StyleC)
 	cmd, err := Parse(args, Config{})
@@ -301,8 +238,8 @@ func walkStates(cmd *Command, sink *output.Sink, diag *output.Diag, workers int,
 	for i := range states {
 		states[i] = NewState(cmd, sink, diag)
 	}
-	if cmd.HoldsDirs() {
-		opt.Hold = func(worker int, dir []byte, held bool) { states[worker].HoldDir(dir, held) }
+	if cmd.TracksPieces() {
+		opt.Hold = func(worker int, dir []byte, held bool) { states[worker].PieceOut(dir, held) }
 	}
 	err := walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
 		if e.Err != nil {
@@ -474,63 +411,6 @@ func TestOk(t *testing.T) {
 	if r.stdout != "" || r.stderr != "< echo ... "+a1+" > ? " {
 		t.Errorf("at end of input: got %q, %q", r.stdout, r.stderr)
 	}
-}
-
-// TestExecBatch: every file is passed once, in as many children as the
-// room allows, and a child refused with E2BIG is retried with fewer.
-func TestExecBatch(t *testing.T) {
-	list := filepath.Join(t.TempDir(), "list")
-	cmd, err := Parse([]string{".", "-exec", "sh", "-c", `printf '%s\n' "$@" >>` + list + `; echo $# >>` + list + `.n`, "sh", "{}", "+"}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := cmd.Expr.(*execNode)
-	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	defer devnull.Close()
-	diag := output.NewDiagStyle("gfind", devnull, output.StyleC)
-	sink := output.NewSink(devnull, diag)
-
-	check := func(t *testing.T, paths []string, wantChildren func(int) bool) {
-		t.Helper()
-		os.Remove(list)
-		os.Remove(list + ".n")
-		s := NewState(cmd, sink, diag)
-		for _, p := range paths {
-			n.Eval(walker.Synthetic(p, 1, walker.TypeRegular, &unix.Stat_t{}, nil), s)
-		}
-		cmd.Close()
-		got, err := os.ReadFile(list)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n"); !slices.Equal(lines, paths) {
-			t.Errorf("%d paths passed, want %d (each once, in order)", len(lines), len(paths))
-		}
-		counts, _ := os.ReadFile(list + ".n")
-		if k := strings.Count(string(counts), "\n"); !wantChildren(k) {
-			t.Errorf("%d children", k)
-		}
-	}
-	var paths []string
-	for i := range 3000 {
-		paths = append(paths, fmt.Sprintf("%s/%06d", strings.Repeat("p", 1000), i))
-	}
-	room := n.room
-	t.Run("fits", func(t *testing.T) {
-		// 3 MB of paths: more than one child with an 8 MiB stack limit,
-		// few in any case.
-		check(t, paths, func(k int) bool { return k >= (3000*1016)/room && k <= (3000*1016)/room+1 })
-	})
-	t.Run("small room", func(t *testing.T) {
-		n.room = 10 * 1016
-		defer func() { n.room = room }()
-		check(t, paths[:100], func(k int) bool { return k == 10 })
-	})
-	t.Run("E2BIG", func(t *testing.T) {
-		n.room = 1 << 30 // more than the kernel takes: execve says E2BIG
-		defer func() { n.room = room }()
-		check(t, paths, func(k int) bool { return k >= 2 })
-	})
 }
 
 // TestQuitRunsPending: the batch pending at -quit runs (at Close), and

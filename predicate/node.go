@@ -3,6 +3,7 @@ package predicate
 import (
 	"errors"
 
+	"github.com/gfind/gfind/internal/spawn"
 	"github.com/gfind/gfind/output"
 	"github.com/gfind/gfind/walker"
 	"golang.org/x/sys/unix"
@@ -91,7 +92,7 @@ func NewStateSize(cmd *Command, sink *output.Sink, diag *output.Diag, bufSize in
 	s := &State{Out: sink.NewBufferSize(bufSize), Diag: diag, sink: sink, follow: cmd.Walk.Follow,
 		race: cmd.Walk.IgnoreReaddirRace, limit: cmd.lim, gate: cmd.gate, bufSize: bufSize}
 	if len(cmd.execdirs) > 0 {
-		s.dirs = &execdirState{nodes: cmd.execdirs, held: make([]*batch, len(cmd.execdirs))}
+		s.dirs = &execdirState{nodes: cmd.execdirs, lines: make([]*spawn.Line, len(cmd.execdirs))}
 	}
 	return s
 }

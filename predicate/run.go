@@ -56,8 +56,8 @@ func NewRun(cmd *Command, sink *output.Sink, diag *output.Diag, cfg RunConfig) *
 			return exclude(e)
 		}
 	}
-	if cmd.HoldsDirs() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
-		r.walk.Hold = func(worker int, dir []byte, held bool) { r.state(worker).HoldDir(dir, held) }
+	if cmd.TracksPieces() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
+		r.walk.Hold = func(worker int, dir []byte, held bool) { r.state(worker).PieceOut(dir, held) }
 	}
 	r.expr = Optimize(cmd.Expr, cfg.OptLevel)
 	if reorders(r.walk, sink.TTY(), cmd.OutputOnly()) {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gfind/gfind/internal/die"
+	"github.com/gfind/gfind/internal/spawn"
 	"github.com/gfind/gfind/output"
-	"github.com/gfind/gfind/predicate"
 )
 
 // Dying of SIGINT, SIGTERM and SIGHUP.
@@ -144,7 +144,7 @@ func dieOf(sig syscall.Signal, sink *output.Sink, beforeDeath func()) {
 	// First stop the walk (the next entry is not visited: nothing more
 	// is deleted or printed), then end the child it may be waiting for.
 	sink.Abandon()
-	predicate.Interrupt(sig, childGrace)
+	spawn.Interrupt(sig, childGrace)
 	stopped := make(chan struct{})
 	go func() {
 		// Stop waits for the write in progress, so what is on standard

@@ -1,16 +1,15 @@
-package predicate
+package spawn
 
 import (
-	"golang.org/x/sys/unix"
 	"os"
+	"strconv"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
-// This file and sys_bsd.go (macOS and the BSDs) are predicate's
-// boundary with the operating system: the -exec argument limit and the
-// directory an -execdir child changes to. The calls about one file are
-// internal/meta's, the mount table internal/mounts'. Everything else in
-// the package builds unchanged on every Unix.
+// Linux's limits on a new program's arguments, and the directory an
+// -execdir child changes to; sys_bsd.go is macOS's and the BSDs'.
 
 // argMax is how many bytes of arguments and environment (strings and
 // pointers) execve(2) takes: the kernel's own limit (prepare_arg_pages
@@ -31,8 +30,9 @@ func argMax() uint64 {
 // The kernel's limits on a new program's arguments (fs/exec.c,
 // include/uapi/linux/binfmts.h).
 const (
-	// maxArgStrlen is MAX_ARG_STRLEN: one argument, with its NUL.
-	maxArgStrlen = 32 * 4096
+	// MaxArgLen is the longest one argument may be: MAX_ARG_STRLEN less
+	// the argument's NUL.
+	MaxArgLen = 32*4096 - 1
 	// legacyArgMax is what the kernel allows for the arguments and the
 	// environment whatever the stack limit (MAX_ARG_STRLEN's floor).
 	legacyArgMax = 32 * 4096
@@ -41,9 +41,17 @@ const (
 	kernelArgCap = 8 << 20 / 4 * 3
 )
 
-// haveProcFD reports whether /proc/self/fd is there, for procFDDir: a
-// child of -execdir changes to /proc/self/fd/N, its inherited copy of
-// the directory the walk holds.
+// dirName names d for the child's chdir: /proc/self/fd/N, the child's
+// copy of the descriptor until it calls execve, so that it changes to exactly the
+// directory the walk holds, whatever its path (even one longer than
+// PATH_MAX). Without /proc, d.Path is the fallback.
+func dirName(d Dir) string {
+	if !haveProcFD() {
+		return d.Path
+	}
+	return "/proc/self/fd/" + strconv.Itoa(d.fd)
+}
+
 var haveProcFD = sync.OnceValue(func() bool {
 	_, err := os.Stat("/proc/self/fd")
 	return err == nil
