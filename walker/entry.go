@@ -255,8 +255,11 @@ type Entry struct {
 	// worker has one Entry for its whole walk, so this is a per-worker
 	// count that costs one increment and no atomic (for --stats).
 	nstat int64
-	// smp, in a parallel walk that adapts, times some stats (adapt.go).
-	smp *sampler
+	// smp, in a parallel walk that adapts, times some stats and, for
+	// the worker whose Entry this is, some opens and reads (adapt.go).
+	// In the Entry, by value: its counters are then in the cache lines
+	// every stat touches anyway.
+	smp sampler
 }
 
 // StatCalls returns the number of stat system calls made through e, by

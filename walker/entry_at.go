@@ -23,7 +23,7 @@ func (e *Entry) fstatat(st *unix.Stat_t, flags int) error {
 		return e.noName()
 	}
 	e.nstat++
-	if s := e.smp; s != nil {
+	if s := &e.smp; s.a != nil {
 		if pr, ok := s.sample(&s.stats, statSample); ok {
 			err := fstatat(e.dirfd, name, st, flags)
 			s.sampled(pr, statSample)

@@ -85,8 +85,7 @@ type worker struct {
 	names   []byte  // arena for the items' names
 	pathRef *dir    // the path buffer's directory, referenced (refPath)
 
-	smp       *sampler // times some opens and reads, when the walk adapts
-	spareDirs []*dir   // free list of items (allocDir, unref), spilling to the pool's
+	spareDirs []*dir // free list of items (allocDir, unref), spilling to the pool's
 }
 
 // runParallel walks with n workers (n <= w.opt.Workers: the descriptor
@@ -138,8 +137,7 @@ func (p *pool) newWorker(i int) *worker {
 	k := &worker{p: p, id: i, dbuf: make([]byte, direntBufSize)}
 	k.init(p.w, i)
 	if p.ad != nil {
-		k.smp = &sampler{a: p.ad}
-		k.e.smp = k.smp
+		k.e.smp.a = p.ad
 	}
 	return k
 }
@@ -369,7 +367,7 @@ func (k *worker) waitWork() bool {
 // sample starts a probe of one open or read in callSample, when the
 // walk adapts; t0 < 0 says the call is not probed.
 func (k *worker) sample() probe {
-	if s := k.smp; s != nil {
+	if s := &k.e.smp; s.a != nil {
 		if pr, ok := s.sample(&s.calls, callSample); ok {
 			return pr
 		}
@@ -380,7 +378,7 @@ func (k *worker) sample() probe {
 // sampled ends a probe begun by sample.
 func (k *worker) sampled(pr probe) {
 	if pr.t0 >= 0 {
-		k.smp.sampled(pr, callSample)
+		k.e.smp.sampled(pr, callSample)
 	}
 }
 
