@@ -34,12 +34,25 @@ type dfs struct {
 	byName bool
 	give   giver
 	help   func(job func()) (wait func()) // shares a big sort (rawList.sort); nil: none
-	dirs   []*dir                         // recycled
-	lists  []*listing                     // recycled
-	raw    rawList
-	bufs   readBufs
-	tmp    []sortEnt   // the name sort's scratch space
-	itmp   sortScratch // the inode sort's
+	visits uint32                         // visits that did not descend, for step
+	*spares
+}
+
+// stepEvery is how many visits that do not descend make a step: an
+// owned walk's Ordered wants one every few visits (Ordered.Step), and an
+// interface call per visit would cost the plain walk.
+const stepEvery = 16
+
+// spares are a walk's scratch space and free lists, which an owned
+// walk's worker shares between its walk and those it nests (owned.go):
+// a nested walk runs between the reads of the one it suspends.
+type spares struct {
+	dirs  []*dir     // recycled
+	lists []*listing // recycled
+	raw   rawList
+	bufs  readBufs
+	tmp   []sortEnt   // the name sort's scratch space
+	itmp  sortScratch // the inode sort's
 }
 
 // frame is one directory the walk is in.
@@ -69,10 +82,9 @@ const (
 // A giver is told of a depth-first walk's progress, and may give parts
 // of it away (owned.go).
 type giver interface {
-	// step is called between directories.
+	// step is called between directories, and every stepEvery visits
+	// that do not descend.
 	step()
-	// visited is called after each visit that does not descend.
-	visited()
 	// reached is called when the top frame's visits reach f.end: true
 	// says the giver moved f on (past a record it gave away).
 	reached(f *frame) bool
@@ -85,12 +97,14 @@ type giver interface {
 type noGive struct{}
 
 func (noGive) step()                 {}
-func (noGive) visited()              {}
 func (noGive) reached(f *frame) bool { return false }
 func (noGive) leave(f *frame)        {}
 
-func newDFS(w *walk, id int, byName bool, roots *rootSource) *dfs {
-	t := &dfs{roots: roots, byName: byName, give: noGive{}}
+func newDFS(w *walk, id int, byName bool, roots *rootSource, sp *spares) *dfs {
+	if sp == nil {
+		sp = new(spares)
+	}
+	t := &dfs{roots: roots, byName: byName, give: noGive{}, spares: sp}
 	t.init(w, id)
 	return t
 }
@@ -244,7 +258,9 @@ func (t *dfs) visit(f *frame) {
 		}
 		descend, c := t.entry(d, f.fd, &de)
 		if !descend {
-			t.give.visited()
+			if t.visits++; t.visits%stepEvery == 0 {
+				t.give.step()
+			}
 			continue
 		}
 		kid := t.newDir(d, de.name)
@@ -342,7 +358,7 @@ func (t *dfs) unref(d *dir) {
 	for d != nil && d.refs.Add(-1) == 0 {
 		p := d.parent
 		d.parent = nil
-		t.dirs = append(t.dirs, d)
+		pushSpare(&t.dirs, d, maxSpareDirs)
 		d = p
 	}
 }
@@ -354,6 +370,7 @@ func (t *dfs) unref(d *dir) {
 const (
 	maxSpareLists = 32
 	maxSpareRecs  = 8 << 10
+	maxSpareDirs  = 256 // dirs, small, as many as a deep walk holds at once
 )
 
 func (t *dfs) newListing() *listing {

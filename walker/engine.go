@@ -38,7 +38,7 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 		// that may, with no -j on a one-CPU machine, walks in
 		// parallel); -s in name order. Either way one goroutine visits
 		// in order (bench/NOTES.md: reading ahead for it did not pay).
-		newDFS(w, 0, opt.Sort, roots).run()
+		newDFS(w, 0, opt.Sort, roots, nil).run()
 	default:
 		runParallel(w, roots, workers, fed)
 	}

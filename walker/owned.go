@@ -90,14 +90,14 @@ type oworker struct {
 	o       *owned
 	id      int
 	g       *ownGiver            // its walk's (a nested task's while nested)
+	sp      spares               // its walks' scratch space and free lists
 	seg     Seq                  // the Seq its visits are in
 	task    atomic.Pointer[task] // handed over by a victim
 	queued  bool                 // in o.waiting
 	nested  bool                 // waiting in nest, not in nextTask
 	levels  []*ownGiver          // the walks of nested tasks (nest)
-	steps   uint32
-	backoff int // steps before offer looks again
-	misses  int // offer's looks in a row that found nothing
+	backoff int                  // steps before offer looks again
+	misses  int                  // offer's looks in a row that found nothing
 }
 
 // task is a part of a walk given away, and its Seq: a frame of the
@@ -158,7 +158,7 @@ type cut struct {
 
 // newWalk returns a depth-first walk by name for x.
 func (x *oworker) newWalk() *ownGiver {
-	g := &ownGiver{x: x, t: newDFS(x.o.w, x.id, true, nil)}
+	g := &ownGiver{x: x, t: newDFS(x.o.w, x.id, true, nil, &x.sp)}
 	g.t.give, g.t.help = g, x.help
 	return g
 }
@@ -180,8 +180,7 @@ func (g *ownGiver) setCut(i int, c cut) {
 	g.cuts[i] = c
 }
 
-func (g *ownGiver) step()    { g.x.step() }
-func (g *ownGiver) visited() { g.x.visited() }
+func (g *ownGiver) step() { g.x.step() }
 
 // reached, at the record of f given away, skips it and goes on in the
 // Seq that follows the thief's.
@@ -312,16 +311,8 @@ func (x *oworker) end() {
 	x.seg = nil
 }
 
-// visited is called by x's walk after each visit that does not descend:
-// every 16 it steps (Ordered.Step wants to be called every few visits).
-func (x *oworker) visited() {
-	if x.steps++; x.steps%16 == 0 {
-		x.step()
-	}
-}
-
-// step is called by x's walk between directories, and every 16
-// entries: it lets the Ordered move the captured output on, nests while
+// step is called by x's walk between directories, and every stepEvery
+// visits: it lets the Ordered move the captured output on, nests while
 // x's Seq may capture no more, and gives work away if asked.
 func (x *oworker) step() {
 	for x.o.out.Step(x.id) {
