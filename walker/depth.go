@@ -35,6 +35,7 @@ type dfs struct {
 	give   giver
 	help   func(job func()) (wait func()) // shares a big sort (rawList.sort); nil: none
 	visits uint32                         // visits that did not descend, for step
+	ahead  *ahead                         // reads ahead (ahead.go); nil: none
 	*spares
 }
 
@@ -53,6 +54,7 @@ type spares struct {
 	bufs  readBufs
 	tmp   []sortEnt   // the name sort's scratch space
 	itmp  sortScratch // the inode sort's
+	kids  [][]*dir    // recycled frame.kids
 }
 
 // frame is one directory the walk is in.
@@ -68,6 +70,11 @@ type frame struct {
 	// visits stop: the listing's end, or where the giver cut it.
 	pos, end int
 	touched  byte // what touch loaded, kept so that its loads are made
+	// kids are the subdirectories queued for reading ahead (ahead.go),
+	// one per record of type directory, in order; nextKid is the first
+	// not taken.
+	kids     []*dir
+	nextKid  int
 	phase    uint8
 	opened   bool // d is pinned, with a want, by this frame
 	unpinned bool // the parent's pin was given up while d is walked
@@ -159,21 +166,33 @@ func (t *dfs) parent() *frame {
 	return &t.frames[len(t.frames)-2]
 }
 
-// open opens the top frame f's directory and reads its first batch.
+// open opens the top frame f's directory and reads its first batch, or
+// takes what was read ahead (f.lst set).
 func (t *dfs) open(f *frame) {
 	w := t.w
 	d := f.d
 	f.phase = phaseFinish
+	if f.lst != nil {
+		if fd, err := w.pin(d); err == nil {
+			f.fd, f.opened = fd, true
+			t.unpinParent(f)
+			t.ready(f)
+			f.phase = phaseVisit
+			return
+		}
+		// Evicted since and not the same any more, or gone: the walk's
+		// own open says so.
+		w.release(d)
+		t.putListing(f.lst)
+		f.lst, f.rd.end.err = nil, nil
+		t.dropKids(f)
+	}
 	if err := w.openChild(d, &t.scratch, false); err != nil {
 		t.openFailed(d, f.parentFD, err) // and visited in post-order (finish)
 		return
 	}
 	f.fd, f.opened = d.fd, true
-	if p := t.parent(); p != nil {
-		// While d is walked, the parent's descriptor may be evicted.
-		w.unpin(p.d, false)
-		f.unpinned = true
-	}
+	t.unpinParent(f)
 	f.rd.start(d, f.fd, nil)
 	f.lst = t.newListing()
 	if t.read(f) {
@@ -181,39 +200,68 @@ func (t *dfs) open(f *frame) {
 	}
 }
 
+// unpinParent gives up the parent's pin while f's directory is walked:
+// its descriptor may then be evicted.
+func (t *dfs) unpinParent(f *frame) {
+	if p := t.parent(); p != nil {
+		t.w.unpin(p.d, false)
+		f.unpinned = true
+	}
+}
+
 // read reads f's next batch into f.lst, in the order it is to be
 // visited. It returns false, f.lst given up, when the "." check refused
 // the directory (which is reported).
 func (t *dfs) read(f *frame) bool {
-	limit := ftsMaxReaddirEntries
-	if t.byName {
-		limit = 0
-	}
-	b, more := t.collect(&f.rd, &t.raw, &t.bufs, limit, t.byName)
-	f.more, f.gen = more, f.d.gen
+	f.more = t.fill(t.spares, &f.rd, f.lst, t.byName, t.help)
+	f.gen = f.d.gen
 	if f.rd.end.refused() {
-		t.raw.recycle(&t.bufs)
 		t.putListing(f.lst)
 		f.lst = nil
 		t.refuse(f.d, &f.rd.end)
 		return false
 	}
-	if t.byName {
-		t.raw.sort(&t.tmp, t.help)
-	} else if len(t.raw.ents) > ftsInodeSortThreshold && t.w.inodeSortUseful(f.fd) {
-		t.raw.sortByInode(&t.itmp)
+	t.ready(f)
+	if t.ahead != nil {
+		t.queueKids(f)
 	}
-	lst := f.lst
-	lst.big = nil
-	if len(t.raw.chunks) > 1 {
-		lst.keepBig(&t.raw)
-	} else {
-		lst.pack(&t.raw, b)
-	}
-	t.raw.recycle(&t.bufs) // before the subdirectories need it
-	f.pos, f.end = 0, lst.end()
-	t.pb.setDir(f.d)
 	return true
+}
+
+// ready starts the visits of f's batch.
+func (t *dfs) ready(f *frame) {
+	f.pos, f.end = 0, f.lst.end()
+	t.pb.setDir(f.d)
+}
+
+// fill reads the next batch of rd into lst, in the order it is to be
+// visited: fts's batch, in inode order when it is big, or (byName) the
+// whole directory by name, help sharing a big sort. It returns whether
+// the directory has records left. A read the "." check refused leaves
+// lst as it was (rd.end says why).
+func (s *wstate) fill(sp *spares, rd *dirRead, lst *listing, byName bool, help func(func()) func()) (more bool) {
+	limit := ftsMaxReaddirEntries
+	if byName {
+		limit = 0
+	}
+	b, more := s.collect(rd, &sp.raw, &sp.bufs, limit, byName)
+	if rd.end.refused() {
+		sp.raw.recycle(&sp.bufs)
+		return false
+	}
+	if byName {
+		sp.raw.sort(&sp.tmp, help)
+	} else if len(sp.raw.ents) > ftsInodeSortThreshold && s.w.inodeSortUseful(rd.fd) {
+		sp.raw.sortByInode(&sp.itmp)
+	}
+	lst.big = nil
+	if len(sp.raw.chunks) > 1 {
+		lst.keepBig(&sp.raw)
+	} else {
+		lst.pack(&sp.raw, b)
+	}
+	sp.raw.recycle(&sp.bufs) // before the subdirectories need it
+	return more
 }
 
 // next reads f's next batch once the last was visited, going back to
@@ -257,17 +305,28 @@ func (t *dfs) visit(f *frame) {
 			de, f.pos = lst.nextBig(f.pos)
 		}
 		descend, c := t.entry(d, f.fd, &de)
+		var kid *dir
+		var pre aheadJob
+		if t.ahead != nil && de.typ == TypeDir {
+			kid, pre = t.takeKid(f, descend)
+		}
 		if !descend {
 			if t.visits++; t.visits%stepEvery == 0 {
 				t.give.step()
 			}
 			continue
 		}
-		kid := t.newDir(d, de.name)
-		kid.follow = w.opt.Follow == FollowAll
-		kid.linkFollowed = c.linkFollowed
-		kid.id, kid.idExact = c.id, c.exact
-		t.frames = append(t.frames, frame{d: kid, parentFD: f.fd, fd: -1}) // f is stale now
+		if kid == nil {
+			kid = t.newDir(d, de.name)
+			kid.follow = w.opt.Follow == FollowAll
+			kid.linkFollowed = c.linkFollowed
+			kid.id, kid.idExact = c.id, c.exact
+		} else if c.exact {
+			// A stat's identity; else the read ahead's (its "." check
+			// may have made it exact).
+			kid.id, kid.idExact = c.id, true
+		}
+		t.frames = append(t.frames, frame{d: kid, parentFD: f.fd, fd: -1, lst: pre.lst, kids: pre.kids, rd: dirRead{end: readEnd{err: pre.err}}}) // f is stale now
 		return
 	}
 	f.phase = phaseFinish
@@ -284,6 +343,11 @@ func (t *dfs) finish(f *frame) {
 		if !d.lost {
 			t.readFailed(d, f.rd.end.err)
 		}
+	}
+	if f.kids != nil {
+		t.dropKids(f)
+		pushSpare(&t.spares.kids, f.kids, maxSpareLists)
+		f.kids = nil
 	}
 	if f.rd.carry != nil {
 		t.bufs.give(f.rd.carry)
@@ -374,7 +438,14 @@ const (
 )
 
 func (t *dfs) newListing() *listing {
-	if l, ok := popLast(&t.lists); ok {
+	if a := t.ahead; a != nil {
+		a.mu.Lock()
+		l, ok := popLast(&a.lists)
+		a.mu.Unlock()
+		if ok {
+			return l
+		}
+	} else if l, ok := popLast(&t.lists); ok {
 		return l
 	}
 	return new(listing)
@@ -388,5 +459,12 @@ func (t *dfs) putListing(l *listing) {
 		return
 	}
 	*l = listing{recs: l.recs[:0]}
+	if a := t.ahead; a != nil {
+		// The readers read most listings.
+		a.mu.Lock()
+		pushSpare(&a.lists, l, maxSpareLists)
+		a.mu.Unlock()
+		return
+	}
 	pushSpare(&t.lists, l, maxSpareLists)
 }

@@ -36,9 +36,15 @@ func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
 	case opt.Sort || opt.Workers == 1 && opt.MaxWorkers <= 1:
 		// One worker that may not grow walks in GNU find's order (one
 		// that may, with no -j on a one-CPU machine, walks in
-		// parallel); -s in name order. Either way one goroutine visits
-		// in order (bench/NOTES.md: reading ahead for it did not pay).
-		newDFS(w, 0, opt.Sort, roots, nil).run()
+		// parallel); -s in name order, one goroutine visiting in order
+		// while the other workers read ahead. No more goroutines than
+		// Ps: the visiting one must not wait for a CPU.
+		t := newDFS(w, 0, opt.Sort, roots, nil)
+		if n := min(workers, runtime.GOMAXPROCS(0)); opt.Sort && n > 1 {
+			t.startAhead(n - 1)
+			defer t.ahead.stop()
+		}
+		t.run()
 	default:
 		runParallel(w, roots, workers, fed)
 	}
