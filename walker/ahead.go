@@ -316,7 +316,7 @@ func (r *aheadReader) read(d *dir, lst *listing) (*listing, error) {
 		return nil, nil
 	}
 	r.rd.start(d, d.fd, nil)
-	r.fill(r.sp, &r.rd, lst, true, nil)
+	r.fill(r.sp, &r.rd, lst, true)
 	if r.rd.end.refused() {
 		w.unpin(d, true)
 		r.put(lst)

@@ -33,9 +33,8 @@ type dfs struct {
 	roots  *rootSource // nil for a walk of given parts (owned.go)
 	byName bool
 	give   giver
-	help   func(job func()) (wait func()) // shares a big sort (rawList.sort); nil: none
-	visits uint32                         // visits that did not descend, for step
-	ahead  *ahead                         // reads ahead (ahead.go); nil: none
+	visits uint32 // visits that did not descend, for step
+	ahead  *ahead // reads ahead (ahead.go); nil: none
 	*spares
 }
 
@@ -213,7 +212,7 @@ func (t *dfs) unpinParent(f *frame) {
 // visited. It returns false, f.lst given up, when the "." check refused
 // the directory (which is reported).
 func (t *dfs) read(f *frame) bool {
-	f.more = t.fill(t.spares, &f.rd, f.lst, t.byName, t.help)
+	f.more = t.fill(t.spares, &f.rd, f.lst, t.byName)
 	f.gen = f.d.gen
 	if f.rd.end.refused() {
 		t.putListing(f.lst)
@@ -236,10 +235,10 @@ func (t *dfs) ready(f *frame) {
 
 // fill reads the next batch of rd into lst, in the order it is to be
 // visited: fts's batch, in inode order when it is big, or (byName) the
-// whole directory by name, help sharing a big sort. It returns whether
-// the directory has records left. A read the "." check refused leaves
-// lst as it was (rd.end says why).
-func (s *wstate) fill(sp *spares, rd *dirRead, lst *listing, byName bool, help func(func()) func()) (more bool) {
+// whole directory by name. It returns whether the directory has records
+// left. A read the "." check refused leaves lst as it was (rd.end says
+// why).
+func (s *wstate) fill(sp *spares, rd *dirRead, lst *listing, byName bool) (more bool) {
 	limit := ftsMaxReaddirEntries
 	if byName {
 		limit = 0
@@ -250,7 +249,7 @@ func (s *wstate) fill(sp *spares, rd *dirRead, lst *listing, byName bool, help f
 		return false
 	}
 	if byName {
-		sp.raw.sort(&sp.tmp, help)
+		sp.raw.sort(&sp.tmp)
 	} else if len(sp.raw.ents) > ftsInodeSortThreshold && s.w.inodeSortUseful(rd.fd) {
 		sp.raw.sortByInode(&sp.itmp)
 	}

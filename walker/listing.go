@@ -203,11 +203,7 @@ func (l *rawList) tieLess(a, b *sortEnt) bool {
 // middling (16-byte elements move less with a merge than with the swaps of
 // a quick sort), and a radix sort of the keys for the big (radixSort).
 // Names in one directory are distinct: stability does not matter.
-//
-// help, if not nil, runs a function on another worker, if one is idle,
-// and returns a function that waits for it to have run (or nil, when no
-// worker is idle): the radix sort of a huge directory is then shared.
-func (l *rawList) sort(tmp *[]sortEnt, help func(job func()) (wait func())) {
+func (l *rawList) sort(tmp *[]sortEnt) {
 	s := l.ents
 	if len(s) < 2 {
 		return
@@ -225,7 +221,7 @@ func (l *rawList) sort(tmp *[]sortEnt, help func(job func()) (wait func())) {
 		if t := max(radixMin, len(s)/8); cap(*tmp) < t {
 			*tmp = make([]sortEnt, t)
 		}
-		l.radixSort(s, 7, tmp, help)
+		l.radixSort(s, 7, tmp)
 	} else {
 		if h := (len(s) + 1) / 2; cap(*tmp) < h {
 			*tmp = make([]sortEnt, h)
@@ -248,10 +244,7 @@ const radixMin = 4096
 // sorted by lsdSort; a bigger one is first split in place by byte b
 // (American flag sort), so that the scratch space stays an eighth of the
 // directory's entries, less than the merge sort's half.
-//
-// With help (see sort), the buckets of the first split are sorted by two
-// workers, each its share of them through its half of *tmp.
-func (l *rawList) radixSort(s []sortEnt, b int, tmp *[]sortEnt, help func(func()) func()) {
+func (l *rawList) radixSort(s []sortEnt, b int, tmp *[]sortEnt) {
 	if len(s) <= cap(*tmp) {
 		l.lsdSort(s, (*tmp)[:len(s)], b)
 		l.sortTies(s, tmp)
@@ -282,29 +275,8 @@ func (l *rawList) radixSort(s []sortEnt, b int, tmp *[]sortEnt, help func(func()
 			next[c]++
 		}
 	}
-	if help != nil && len(s) >= sortHelpMin {
-		// The buckets up to the one that holds the middle entry are
-		// the first share.
-		c, mid := 0, 0
-		for ; c < 255 && mid+count[c] <= len(s)/2; c++ {
-			mid += count[c]
-		}
-		t := (*tmp)[:cap(*tmp)]
-		h := len(t) / 2
-		mine, theirs := t[:h:h], t[h:]
-		rest := append([]int(nil), count[c:]...) // (count stays on the stack)
-		if wait := help(func() { l.sortBuckets(s[mid:], rest, b, &theirs) }); wait != nil {
-			l.sortBuckets(s[:mid], count[:c], b, &mine)
-			wait()
-			return
-		}
-	}
 	l.sortBuckets(s, count[:], b, tmp)
 }
-
-// sortHelpMin is the fewest entries whose radix sort is shared with an
-// idle worker (radixSort's help): a task handed over costs a wake-up.
-var sortHelpMin = 1 << 15
 
 // sortBuckets sorts each of the buckets of s, split by byte b, whose
 // sizes are in count.
@@ -315,7 +287,7 @@ func (l *rawList) sortBuckets(s []sortEnt, count []int, b int, tmp *[]sortEnt) {
 		} else if b == 0 {
 			l.sortTies(bucket, tmp)
 		} else {
-			l.radixSort(bucket, b-1, tmp, nil)
+			l.radixSort(bucket, b-1, tmp)
 		}
 		start += n
 	}

@@ -65,9 +65,8 @@ const (
 
 // hookOwned, when set (by tests), is told of each subdirectory given
 // away ("give"), each range of a big listing given away ("range"), each
-// nested task ("nest"), each wait past ownedMaxNest ("wait"), each
-// worker with nothing to do that asks for a task ("ask"), and each share
-// of a sort handed to one ("sort").
+// nested task ("nest"), each wait past ownedMaxNest ("wait"), and each
+// worker with nothing to do that asks for a task ("ask").
 var hookOwned func(event string)
 
 // owned is the state shared by the workers of an owned walk.
@@ -109,9 +108,6 @@ type task struct {
 	// tail, if set, is a Seq right after seg for the thief to end,
 	// empty, after its walk.
 	tail Seq
-	// job, if set, is the task instead: a share of the sort of a big
-	// listing (help), with no output.
-	job func()
 }
 
 // runOwned walks roots in sorted order with n workers owning subtrees.
@@ -159,7 +155,7 @@ type cut struct {
 // newWalk returns a depth-first walk by name for x.
 func (x *oworker) newWalk() *ownGiver {
 	g := &ownGiver{x: x, t: newDFS(x.o.w, x.id, true, nil, &x.sp)}
-	g.t.give, g.t.help = g, x.help
+	g.t.give = g
 	return g
 }
 
@@ -217,10 +213,6 @@ func (x *oworker) run(seg Seq) {
 		t := x.o.nextTask(x)
 		if t == nil {
 			return
-		}
-		if t.job != nil {
-			t.job()
-			continue
 		}
 		x.walk(t)
 	}
@@ -536,37 +528,6 @@ func (x *oworker) offer() {
 	}
 	x.backoff = min(ownedBackoff<<min(x.misses, 10), ownedMaxBackoff)
 	x.misses++
-}
-
-// help runs job on a worker waiting for work, if one is, and returns a
-// function that waits until job has run; nil if none is waiting. Only a
-// worker whose own walk is not suspended (nest) is asked: the job is not
-// a part of the walk before its segment.
-func (x *oworker) help(job func()) (wait func()) {
-	o := x.o
-	if !o.want.Load() || x.o.w.stop.Load() {
-		return nil
-	}
-	o.mu.Lock()
-	i := slices.IndexFunc(o.waiting, func(y *oworker) bool { return !y.nested })
-	if i < 0 {
-		o.mu.Unlock()
-		return nil
-	}
-	if hookOwned != nil {
-		hookOwned("sort")
-	}
-	y := o.unwaitLocked(i)
-	o.busy++
-	var done sync.WaitGroup
-	done.Add(1)
-	y.task.Store(&task{job: func() {
-		defer done.Done()
-		job()
-	}})
-	o.cond.Broadcast()
-	o.mu.Unlock()
-	return done.Wait
 }
 
 // nextDirRec returns the position of the first record of type directory

@@ -459,7 +459,7 @@ func TestSortedListing(t *testing.T) {
 					l.lcp = lcp
 				}
 				var tmp []sortEnt
-				l.sort(&tmp, nil)
+				l.sort(&tmp)
 				var got []string
 				for i := range l.ents {
 					de := l.dirent(&l.ents[i])
