@@ -56,6 +56,10 @@
 // policy: fts's batches, which reproduce GNU find's output exactly, or
 // the whole directory sorted by name, so that -s gives the same order
 // for any number of workers. See depth.go; the sort is in listing.go.
+// Under -s with several workers, the other workers read ahead: they
+// open and read the subdirectories of what was read, the most recently
+// queued first, and the walk takes what is ready and drops what it does
+// not descend into (ahead.go).
 //
 // # The parallel walk
 //
@@ -98,13 +102,13 @@
 // # The owned walk
 //
 // With Options.Ordered (-s whose visits' only effect is output) each
-// worker walks subtrees of its own with a depth-first walk by name,
-// whose giver it is:
-// an idle worker is given the next subdirectory of a busy one's
-// shallowest directory, and the busy one skips it (or, in a directory
-// read in several calls, the second half of the records left to visit,
-// and the busy one stops at the half). Each piece of work is tagged with
-// a Seq, its place in the depth-first order; the Ordered
+// worker instead walks subtrees of its own with a depth-first walk by
+// name, whose giver it is: an idle worker is given the next
+// subdirectory of a busy one's shallowest directory, and the busy one
+// skips it (or, in a directory read in several calls, the second half
+// of the records left to visit, and the busy one stops at the half).
+// Each piece of work is tagged with a Seq, its place in the
+// depth-first order; the Ordered
 // (output.Reorder in gfind) writes the output of the Seq that comes next
 // as it is made, captures the others', up to a bound, and writes it when
 // their turn comes. A worker whose Seq is full walks, meanwhile,
