@@ -39,7 +39,7 @@ type ahead struct {
 	done     bool
 	dead     []*dir       // dropped while read: for the walk to unref
 	free     []*aheadJob  // spare jobs
-	lists    []*listing   // spare listings
+	pool     listPool     // spare listings, the walk's too
 	self     *aheadReader // the walk's, reading ahead while it waits
 	wg       sync.WaitGroup
 }
@@ -80,7 +80,7 @@ func (t *dfs) startAhead(n int) {
 		a.wg.Add(1)
 		go r.run()
 	}
-	t.ahead = a
+	t.ahead, t.pool = a, &a.pool
 }
 
 // stop ends the readers and closes what they read that the walk did
@@ -215,7 +215,7 @@ func (t *dfs) dropLocked(d *dir) {
 		a.work.Signal()
 		if j.lst != nil {
 			t.w.release(d)
-			pushSpare(&a.lists, j.lst, maxSpareLists)
+			a.pool.put(j.lst)
 		}
 		for _, k := range j.kids {
 			t.dropLocked(k)
@@ -278,17 +278,14 @@ func (r *aheadReader) readOneLocked() bool {
 		}
 		j.state = aheadReading
 		a.busy++
-		lst, ok := popLast(&a.lists)
-		if !ok {
-			lst = new(listing)
-		}
 		a.mu.Unlock()
+		lst := a.pool.get()
 		lst, err := r.read(d, lst)
 		a.mu.Lock()
 		if j.state == aheadDead {
 			if lst != nil {
 				r.w.release(d)
-				pushSpare(&a.lists, lst, maxSpareLists)
+				a.pool.put(lst)
 			}
 			delete(a.jobs, d)
 			a.free = append(a.free, j)
@@ -312,23 +309,16 @@ func (r *aheadReader) readOneLocked() bool {
 func (r *aheadReader) read(d *dir, lst *listing) (*listing, error) {
 	w := r.w
 	if err := w.openChild(d, &r.scratch, false); err != nil {
-		r.put(lst)
+		r.a.pool.put(lst)
 		return nil, nil
 	}
 	r.rd.start(d, d.fd, nil)
 	r.fill(r.sp, &r.rd, lst, true)
 	if r.rd.end.refused() {
 		w.unpin(d, true)
-		r.put(lst)
+		r.a.pool.put(lst)
 		return nil, nil
 	}
 	w.unpin(d, false)
 	return lst, r.rd.end.err
-}
-
-// put puts back lst, unused.
-func (r *aheadReader) put(lst *listing) {
-	r.a.mu.Lock()
-	pushSpare(&r.a.lists, lst, maxSpareLists)
-	r.a.mu.Unlock()
 }

@@ -1,6 +1,8 @@
 package walker
 
 import (
+	"sync"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -33,8 +35,9 @@ type dfs struct {
 	roots  *rootSource // nil for a walk of given parts (owned.go)
 	byName bool
 	give   giver
-	visits uint32 // visits that did not descend, for step
-	ahead  *ahead // reads ahead (ahead.go); nil: none
+	visits uint32    // visits that did not descend, for step
+	ahead  *ahead    // reads ahead (ahead.go); nil: none
+	pool   *listPool // shared listings; nil: the spares' own
 	*spares
 }
 
@@ -427,24 +430,29 @@ func (t *dfs) unref(d *dir) {
 }
 
 // Listings kept for reuse: a reused listing keeps the biggest buffer it
-// ever had, so only small ones are kept, and about as many as a walk is
-// deep (each worker of an owned walk, and each of its nested walks, has
-// its own).
+// ever had, so only small ones are kept, and a few: about as many as a
+// walk is deep, or, in a pool that goroutines share, the old sorted
+// walk's 128.
 const (
-	maxSpareLists = 32
-	maxSpareRecs  = 8 << 10
-	maxSpareDirs  = 256 // dirs, small, as many as a deep walk holds at once
+	maxSpareLists  = 32
+	maxSharedLists = 128
+	maxSpareRecs   = 8 << 10
+	maxSpareDirs   = 256 // dirs, small, as many as a deep walk holds at once
 )
 
+// A listPool is a free list of listings that goroutines share, each
+// freeing what others made: the owned walk's workers (a listing given
+// away is freed by the thief), or the readers ahead and their walk.
+type listPool struct {
+	mu   sync.Mutex
+	free []*listing
+}
+
 func (t *dfs) newListing() *listing {
-	if a := t.ahead; a != nil {
-		a.mu.Lock()
-		l, ok := popLast(&a.lists)
-		a.mu.Unlock()
-		if ok {
-			return l
-		}
-	} else if l, ok := popLast(&t.lists); ok {
+	if t.pool != nil {
+		return t.pool.get()
+	}
+	if l, ok := popLast(&t.lists); ok {
 		return l
 	}
 	return new(listing)
@@ -454,16 +462,38 @@ func (t *dfs) newListing() *listing {
 // it may be shared by frames of two walks (owned.go), and lives until the
 // last drops it.
 func (t *dfs) putListing(l *listing) {
+	if t.pool != nil {
+		t.pool.put(l)
+	} else if spareListing(l) {
+		pushSpare(&t.lists, l, maxSpareLists)
+	}
+}
+
+// spareListing says whether l is worth keeping for reuse (not grown for
+// a huge directory), and empties it for that.
+func spareListing(l *listing) bool {
 	if l.big != nil || cap(l.recs) > maxSpareRecs {
-		return
+		return false
 	}
 	*l = listing{recs: l.recs[:0]}
-	if a := t.ahead; a != nil {
-		// The readers read most listings.
-		a.mu.Lock()
-		pushSpare(&a.lists, l, maxSpareLists)
-		a.mu.Unlock()
-		return
+	return true
+}
+
+func (p *listPool) get() *listing {
+	p.mu.Lock()
+	l, ok := popLast(&p.free)
+	p.mu.Unlock()
+	if !ok {
+		l = new(listing)
 	}
-	pushSpare(&t.lists, l, maxSpareLists)
+	return l
+}
+
+// put keeps l for reuse, if it is worth it (spareListing).
+func (p *listPool) put(l *listing) {
+	if spareListing(l) {
+		p.mu.Lock()
+		pushSpare(&p.free, l, maxSharedLists)
+		p.mu.Unlock()
+	}
 }

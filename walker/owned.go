@@ -82,6 +82,7 @@ type owned struct {
 	waiting []*oworker  // workers waiting for a task
 	busy    int         // workers with a task (or one handed over)
 	over    atomic.Bool // the walk is over
+	lists   listPool    // every worker's: a listing given away is freed by the thief
 }
 
 // oworker is one worker of an owned walk.
@@ -155,7 +156,7 @@ type cut struct {
 // newWalk returns a depth-first walk by name for x.
 func (x *oworker) newWalk() *ownGiver {
 	g := &ownGiver{x: x, t: newDFS(x.o.w, x.id, true, nil, &x.sp)}
-	g.t.give = g
+	g.t.give, g.t.pool = g, &x.o.lists
 	return g
 }
 
