@@ -105,7 +105,7 @@ func (a *ahead) stop() {
 // MaxDepth. a.mu is held.
 func (a *ahead) queueKidsLocked(d *dir, lst *listing, kids *[]*dir, newDir func(parent *dir, name []byte) *dir) {
 	opt := &a.w.opt
-	if opt.MaxDepth >= 0 && d.depth+1 >= opt.MaxDepth {
+	if opt.MaxDepth >= 0 && d.depth+1 >= opt.MaxDepth || lst.end() == 0 {
 		return
 	}
 	first := len(*kids)
