@@ -6,7 +6,9 @@ import "sync/atomic"
 // pointer rather than a plain variable, so that a test setting it does
 // not race with the walks of parallel tests (which see the hook too: a
 // hook must act on its own tree only).
-type Hook struct{ p atomic.Pointer[func(path string)] }
+type Hook struct {
+	p atomic.Pointer[func(path string)]
+}
 
 // Set installs f (nil: none) and returns a function that restores the
 // hook it replaced.
