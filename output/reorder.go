@@ -18,7 +18,7 @@ import (
 //	          head: written as printed     captured, in order
 //
 // The worker whose segment is the head prints through its Buffer to the
-// Sink as usual. The others' Buffers hold (Buffer.Hold) into chunks of
+// Sink as usual. The others' Buffers capture (Buffer.Capture) into chunks of
 // about chunk bytes, which Step moves into the segment. When the head's
 // worker ends its segment, the finished segments after it are written,
 // by one worker at a time, and the first unfinished one becomes the
@@ -137,7 +137,7 @@ func (r *Reorder) Begin(worker int, s walker.Seq) {
 	}
 	w.seg = s.(*segment)
 	if !w.seg.head.Load() {
-		w.b.Hold(r.takeChunk(w))
+		w.b.Capture(r.takeChunk(w))
 		w.holding = true
 	}
 }
@@ -184,7 +184,7 @@ func (r *Reorder) Step(worker int) (full bool) {
 	if s.held >= r.maxHeld || r.total.Load() >= int64(r.maxTotal) {
 		return true
 	}
-	w.b.Hold(r.takeChunk(w))
+	w.b.Capture(r.takeChunk(w))
 	w.holding = true
 	return false
 }

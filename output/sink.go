@@ -322,20 +322,20 @@ func (b *Buffer) EndRecord() {
 	}
 }
 
-// Hold makes the records written from now on go to buf (appended from
-// its start), and none to the Sink, until Release: under gfind -s,
+// Capture makes the records written from now on go to buf (appended
+// from its start), and none to the Sink, until Release: under gfind -s,
 // Reorder captures so the output of a worker whose visits are not next
 // in the walk's order, and writes it itself once they are. Nothing must
 // be buffered.
-func (b *Buffer) Hold(buf []byte) {
+func (b *Buffer) Capture(buf []byte) {
 	if b.holding || len(b.buf) > 0 {
-		panic("output: Hold on a Buffer holding records")
+		panic("output: Capture on a Buffer holding records")
 	}
 	b.held, b.buf, b.holding = b.buf, buf[:0], true
 }
 
-// Release ends a Hold and returns the records written since, in the
-// slice given to Hold or one grown from it.
+// Release ends a Capture and returns the records written since, in the
+// slice given to Capture or one grown from it.
 func (b *Buffer) Release() []byte {
 	out := b.buf
 	b.buf, b.held, b.holding = b.held[:0], nil, false

@@ -422,7 +422,7 @@ func BenchmarkPrintParallel(b *testing.B) {
 func TestHold(t *testing.T) {
 	s, _, contents := newFileSink(t)
 	b := s.NewBuffer()
-	b.Hold(make([]byte, 0, 16))
+	b.Capture(make([]byte, 0, 16))
 	big := strings.Repeat("x", FlushSize)
 	b.Print([]byte("held1"), '\n')
 	b.Print([]byte(big), '\n')

@@ -351,7 +351,7 @@ func childError(err *spawn.Error, quote func(string) string) string {
 // stays bounded: at most one batch per worker and -execdir node, each
 // at most the kernel's argument room, plus what -quit or a stop leaves
 // for Close. A huge directory whose getdents chunks the walk hands out
-// to other workers (walker.Options.Hold) counts, while a piece is out,
+// to other workers (walker.Options.PieceOut) counts, while a piece is out,
 // as one more worker in it (State.PieceOut): the worker that took it may
 // not have visited any of it yet, and the others may all have moved on.
 // So a directory's batch is one child unless the argument room splits
@@ -441,7 +441,7 @@ func (c *Command) TracksPieces() bool { return len(c.execdirs) > 0 }
 
 // PieceOut is told, for the -execdir ... + batches, when the walk hands
 // a piece of directory dir (as dirKey names it) to another worker (out)
-// and when that piece's last visit is done (walker.Options.Hold): the
+// and when that piece's last visit is done (walker.Options.PieceOut): the
 // directory's batch waits for the piece, as for a worker in it.
 func (s *State) PieceOut(dir []byte, out bool) {
 	if s.dirs == nil {

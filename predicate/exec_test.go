@@ -239,7 +239,7 @@ func walkStates(cmd *Command, sink *output.Sink, diag *output.Diag, workers int,
 		states[i] = NewState(cmd, sink, diag)
 	}
 	if cmd.TracksPieces() {
-		opt.Hold = func(worker int, dir []byte, held bool) { states[worker].PieceOut(dir, held) }
+		opt.PieceOut = func(worker int, dir []byte, held bool) { states[worker].PieceOut(dir, held) }
 	}
 	err := walker.Walk(cmd.Roots, opt, func(e *walker.Entry) walker.Action {
 		if e.Err != nil {

@@ -18,7 +18,7 @@ import (
 // the workers that took pieces of it start on them only after every
 // other worker, the reader included, has moved on to other directories
 // (the test hook holds each piece back): the walker holds the directory
-// for a piece while it is out (walker.Options.Hold, State.PieceOut).
+// for a piece while it is out (walker.Options.PieceOut, State.PieceOut).
 func TestExecdirBatchPieces(t *testing.T) {
 	root := t.TempDir()
 	big := filepath.Join(root, "big")

@@ -57,7 +57,7 @@ func NewRun(cmd *Command, sink *output.Sink, diag *output.Diag, cfg RunConfig) *
 		}
 	}
 	if cmd.TracksPieces() { // -execdir ... +: a directory's batch waits for the pieces of it handed out
-		r.walk.Hold = func(worker int, dir []byte, held bool) { r.state(worker).PieceOut(dir, held) }
+		r.walk.PieceOut = func(worker int, dir []byte, held bool) { r.state(worker).PieceOut(dir, held) }
 	}
 	r.expr = Optimize(cmd.Expr, cfg.OptLevel)
 	if reorders(r.walk, sink.TTY(), cmd.OutputOnly()) {

@@ -71,7 +71,7 @@
 // than one item to share. The first worker runs in the caller's
 // goroutine and starts the others when it first has work to share, so a
 // small walk costs no extra threads. A huge directory whose visits make
-// stat calls has its further chunks handed to idle workers (Options.Hold
+// stat calls has its further chunks handed to idle workers (Options.PieceOut
 // is told of each, for a visitor that keeps something per directory);
 // one whose visits need no stat is visited by its reader, for whom a
 // hand-over costs more than the visit. The walk ends when the count of pending

@@ -127,11 +127,12 @@ type Options struct {
 	// of its place in the walk's order, and Ordered writes the output in
 	// that order. Ignored with one worker, and under PostOrder.
 	Ordered Ordered `json:"-"`
-	// Hold, when set, is told when the parallel walk hands a piece of a
-	// big directory's records to another worker (one getdents chunk;
-	// see "The parallel walk" in the package doc): Hold(worker, dir,
-	// true) on the reader's goroutine before the piece can be visited,
-	// and Hold(worker, dir, false) on the goroutine that took the piece,
+	// PieceOut, when set, is told when the parallel walk hands a piece
+	// of a big directory's records to another worker (one getdents
+	// chunk; see "The parallel walk" in the package doc): PieceOut(worker,
+	// dir, true) on the reader's goroutine before the piece can be
+	// visited, and PieceOut(worker, dir, false) on the goroutine that
+	// took the piece,
 	// after its last visit (or after a Stop, with none). dir is the
 	// directory as its files' Paths begin (their Path[:NameOff]), valid
 	// only during the call. A visitor that keeps something per directory
@@ -139,7 +140,7 @@ type Options struct {
 	// batches) keeps it while a piece is out, which no worker may have
 	// begun to visit yet. It is called as often as directories are
 	// split, never per entry.
-	Hold func(worker int, dir []byte, held bool) `json:"-"`
+	PieceOut func(worker int, dir []byte, out bool) `json:"-"`
 }
 
 // A Seq is a position in the walk's depth-first order, made by an

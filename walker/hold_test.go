@@ -10,7 +10,7 @@ import (
 	"github.com/gfind/gfind/internal/seam"
 )
 
-// TestHold: the parallel walk tells Options.Hold about every piece of a
+// TestHold: the parallel walk tells Options.PieceOut about every piece of a
 // big directory it hands out, before the piece can be visited and after
 // its last visit (the piece hook, run before a piece is visited, sees
 // it held), with the directory as its files' Paths begin. Holds and
@@ -28,7 +28,7 @@ func TestHold(t *testing.T) {
 		holds := map[string]int{} // outstanding, by directory
 		total := 0
 		var errs []string
-		opt := Options{Workers: 4, MaxDepth: -1, Hold: func(worker int, dir []byte, held bool) {
+		opt := Options{Workers: 4, MaxDepth: -1, PieceOut: func(worker int, dir []byte, held bool) {
 			mu.Lock()
 			defer mu.Unlock()
 			if held {

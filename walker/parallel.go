@@ -738,8 +738,8 @@ func (k *worker) splitChunk(d *dir, buf []byte) {
 	if p.w.opt.PostOrder {
 		d.unfinished.Add(1)
 	}
-	if hold := p.w.opt.Hold; hold != nil {
-		hold(k.id, k.dirPrefix(d), true)
+	if out := p.w.opt.PieceOut; out != nil {
+		out(k.id, k.dirPrefix(d), true)
 	}
 	p.pending.Add(1)
 	k.push([]*dir{x}, true)
@@ -772,8 +772,8 @@ func (k *worker) processChunk(x *dir) {
 			w.unpin(d, false)
 		}
 	}
-	if hold := w.opt.Hold; hold != nil {
-		hold(k.id, k.dirPrefix(d), false)
+	if out := w.opt.PieceOut; out != nil {
+		out(k.id, k.dirPrefix(d), false)
 	}
 	x.chunk = nil
 	shared.mu.Lock()

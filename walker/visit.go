@@ -130,7 +130,7 @@ func (p *pathBuf) setDir(d *dir) {
 }
 
 // dirPrefix points the path buffer at d and returns d's path as its
-// files' Paths begin (Path[:NameOff]), for Options.Hold.
+// files' Paths begin (Path[:NameOff]), for Options.PieceOut.
 func (s *wstate) dirPrefix(d *dir) []byte {
 	s.pb.setDir(d)
 	if d.childOff > d.pathLen {
