@@ -19,16 +19,19 @@ import (
 //     when big, so that -j1 visits in GNU find's order; or the whole
 //     directory sorted by name (Options.Sort; the sort is listing.go's);
 //   - the giver: a worker of an owned walk gives parts of its walk to
-//     idle workers (owned.go); the plain walk's gives nothing (noGive).
+//     idle workers (owned.go); the plain walk's gives nothing (noGive);
+//   - reading ahead: under -s with several workers, when one goroutine
+//     must visit in order, the others read ahead (ahead.go).
 //
 // Descriptors: the top frame's directory is pinned; a frame's directory
 // is unpinned while a subdirectory is walked, so that the budget may
 // evict it (dir.go), and pinned again after. A batch read resumes where
 // the eviction left it (dir.pos).
 //
-// Memory: dirs and listings are recycled on the dfs's free lists, read
-// buffers on its readBufs: once warm, the walk allocates nothing per
-// entry or per directory.
+// Memory: dirs and listings are recycled on free lists (the dfs's own,
+// or a pool the goroutines that free each other's share), read buffers
+// on readBufs: once warm, the walk allocates nothing per entry, nor per
+// directory but for those read ahead (their dirs are made by readers).
 type dfs struct {
 	wstate
 	frames []frame
