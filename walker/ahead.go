@@ -41,6 +41,8 @@ type ahead struct {
 	free     []*aheadJob  // spare jobs
 	pool     listPool     // spare listings, the walk's too
 	self     *aheadReader // the walk's, reading ahead while it waits
+	closeMu  sync.Mutex   // guards closes; a leaf: closeLater runs under dirs' locks
+	closes   []int        // descriptors for the readers to close (closeLater)
 	wg       sync.WaitGroup
 }
 
@@ -81,6 +83,7 @@ func (t *dfs) startAhead(n int) {
 		go r.run()
 	}
 	t.ahead, t.pool = a, &a.pool
+	t.w.closeLater = a.closeLater
 }
 
 // stop ends the readers and closes what they read that the walk did
@@ -91,6 +94,8 @@ func (a *ahead) stop() {
 	a.work.Broadcast()
 	a.mu.Unlock()
 	a.wg.Wait()
+	a.w.closeLater = nil
+	a.closeAll(a.closes)
 	for d, j := range a.jobs {
 		if j.state == aheadReady && j.lst != nil {
 			a.w.release(d)
@@ -131,6 +136,37 @@ func (a *ahead) queueKidsLocked(d *dir, lst *listing, kids *[]*dir, newDir func(
 	if len(*kids) > first {
 		a.work.Broadcast()
 	}
+}
+
+// closeLater takes the descriptor of a directory the walk is done with,
+// for a reader to close: on ext4 a close frees the tree of names the
+// read built, long out of the walk's cache (bench/NOTES.md), and the
+// walk is the goroutine the others wait for.
+//
+// Past maxLateCloses waiting, or when the descriptor budget is tight
+// (the descriptors waiting count in it), it closes fd itself.
+func (a *ahead) closeLater(fd int) {
+	a.closeMu.Lock()
+	if len(a.closes) < maxLateCloses && a.w.fds.open.Load() < a.w.fds.target {
+		a.closes = append(a.closes, fd)
+		a.closeMu.Unlock()
+		return
+	}
+	a.closeMu.Unlock()
+	closeFD(fd)
+	a.w.fds.open.Add(-1)
+}
+
+// maxLateCloses bounds the descriptors waiting for a reader to close
+// them.
+const maxLateCloses = 64
+
+// closeAll closes fds (closeLater's).
+func (a *ahead) closeAll(fds []int) {
+	for _, fd := range fds {
+		closeFD(fd)
+	}
+	a.w.fds.open.Add(-int32(len(fds)))
 }
 
 // newKid makes, for a reader, the dir of the subdirectory name of
@@ -248,9 +284,10 @@ func (t *dfs) unrefDeadLocked() {
 // aheadReader is one goroutine reading ahead.
 type aheadReader struct {
 	wstate
-	a  *ahead
-	sp *spares
-	rd dirRead
+	closing []int // closeLater's, swapped with ahead.closes
+	a       *ahead
+	sp      *spares
+	rd      dirRead
 }
 
 func (r *aheadReader) run() {
@@ -270,6 +307,21 @@ func (r *aheadReader) run() {
 // while reading.
 func (r *aheadReader) readOneLocked() bool {
 	a := r.a
+	a.closeMu.Lock()
+	fds := a.closes
+	if len(fds) > 0 {
+		// Swapped, so that the walk appends to the other slice while
+		// these are closed.
+		a.closes = r.closing[:0]
+	}
+	a.closeMu.Unlock()
+	if len(fds) > 0 {
+		a.mu.Unlock()
+		a.closeAll(fds)
+		r.closing = fds
+		a.mu.Lock()
+		return true
+	}
 	for len(a.stack) > 0 && a.busy < a.maxAhead {
 		d, _ := popLast(&a.stack)
 		j := a.jobs[d]

@@ -270,9 +270,13 @@ func (w *walk) closeIfUnwanted(d *dir) {
 		}
 		p.mu.Unlock()
 	}
-	closeFD(d.fd)
+	if w.closeLater != nil {
+		w.closeLater(d.fd)
+	} else {
+		closeFD(d.fd)
+		w.fds.open.Add(-1)
+	}
 	d.fd = -1
-	w.fds.open.Add(-1)
 }
 
 var dotdot = []byte("..\x00")

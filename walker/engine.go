@@ -16,6 +16,9 @@ type walk struct {
 	visit func(*Entry) Action
 	stop  atomic.Bool // set by a Stop; checked before each entry and each read
 	fds   *fds
+	// closeLater, when set, takes the descriptors of directories done
+	// with, to close off the walk's goroutine (ahead.go).
+	closeLater func(fd int)
 }
 
 func walkImpl(roots *rootSource, opt Options, visit func(*Entry) Action) error {
