@@ -72,6 +72,8 @@ func (t *dfs) startAhead(n int) {
 	a := &ahead{w: t.w, jobs: make(map[*dir]*aheadJob)}
 	a.work.L, a.ready.L = &a.mu, &a.mu
 	a.maxAhead = min(1024, max(1, int(t.w.fds.limit)/4))
+	// Before the readers start: their closes read it.
+	t.w.closeLater = a.closeLater
 	for i := 0; i <= n; i++ {
 		r := &aheadReader{a: a, sp: new(spares)}
 		r.init(t.w, i)
@@ -83,7 +85,6 @@ func (t *dfs) startAhead(n int) {
 		go r.run()
 	}
 	t.ahead, t.pool = a, &a.pool
-	t.w.closeLater = a.closeLater
 }
 
 // stop ends the readers and closes what they read that the walk did
@@ -103,11 +104,11 @@ func (a *ahead) stop() {
 	}
 }
 
-// queueKids queues the subdirectories of d, listed in lst, as f.kids
-// (the walk's; nil f: a reader's, into *kids). The records of type
-// directory only: a link under -L, or a DT_UNKNOWN record that turns out
-// to be a directory, is read when the walk gets there. None below
-// MaxDepth. a.mu is held.
+// queueKidsLocked queues the subdirectories of d, listed in lst,
+// appending them to *kids, each made by newDir (the walk's free list,
+// or a reader's newKid). The records of type directory only: a link
+// under -L, or a DT_UNKNOWN record that turns out to be a directory, is
+// read when the walk gets there. None below MaxDepth. a.mu is held.
 func (a *ahead) queueKidsLocked(d *dir, lst *listing, kids *[]*dir, newDir func(parent *dir, name []byte) *dir) {
 	opt := &a.w.opt
 	if opt.MaxDepth >= 0 && d.depth+1 >= opt.MaxDepth || lst.end() == 0 {
