@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gfind/gfind/internal/seam"
 )
 
 // The visit step, which every scheduler shares: a worker's Entry and
@@ -61,6 +63,9 @@ func (s *wstate) call() Action {
 	a := s.w.visit(&s.e)
 	if a == Stop {
 		s.w.stop.Store(true)
+		if f := seam.Stopped.Load(); f != nil {
+			f(string(s.e.Path))
+		}
 	}
 	return a
 }

@@ -47,4 +47,9 @@ var (
 	// visited: a hook that blocks holds the piece back while the walk
 	// goes on elsewhere.
 	BeforePiece Hook
+	// Stopped is called with the path of the file whose visit returned
+	// Stop, once the walk has recorded it: a test counting the visits
+	// begun after the Stop counts from here, not from inside the visit,
+	// which a busy machine may deschedule before it returns.
+	Stopped Hook
 )
