@@ -450,10 +450,13 @@ func checkCase(t *testing.T, shell string, c complCase, cands []string) {
 // a space: an empty word).
 func bashComplete(t *testing.T, dir, line string) []string {
 	t.Helper()
-	script, err := filepath.Abs(bashScript)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return bashCompleteWith(t, dir, []string{"GFIND_SCRIPT=" + mustAbs(t, bashScript)}, `source "$GFIND_SCRIPT" || exit 1`, line)
+}
+
+// bashCompleteWith is bashComplete with _gfind defined by the bash code
+// load, run with env added.
+func bashCompleteWith(t *testing.T, dir string, env []string, load, line string) []string {
+	t.Helper()
 	words := strings.Fields(line)
 	if strings.HasSuffix(line, " ") {
 		words = append(words, "")
@@ -462,13 +465,13 @@ func bashComplete(t *testing.T, dir, line string) []string {
 	for _, w := range words {
 		q = append(q, strconv.Quote(w)) // a bash double-quoted word, for these words
 	}
-	prog := `source "$1" || exit 1
+	prog := load + `
 COMP_WORDS=(` + strings.Join(q, " ") + `)
 COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-COMP_LINE="$2"; COMP_POINT=${#COMP_LINE}
+COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
 _gfind
 printf '%s\n' "${COMPREPLY[@]}"`
-	out, errs := render(t, dir, nil, "bash", "--norc", "--noprofile", "-c", prog, "bash", script, line)
+	out, errs := render(t, dir, env, "bash", "--norc", "--noprofile", "-c", prog, "bash", line)
 	if errs != "" {
 		t.Errorf("bash: %q: stderr: %s", line, errs)
 	}
@@ -518,11 +521,18 @@ func mustAbs(t *testing.T, p string) string {
 // (without their descriptions).
 func fishComplete(t *testing.T, dir, line string) []string {
 	t.Helper()
+	return fishCompleteWith(t, dir, nil, []string{"--no-config", "-c", `source $argv[1]; or exit 1; complete -C $argv[2]`, mustAbs(t, fishScript), line})
+}
+
+// fishCompleteWith is fishComplete for fish run with args (its
+// candidates on stdout), with env added, in an empty home.
+func fishCompleteWith(t *testing.T, dir string, env, args []string) []string {
+	t.Helper()
 	home := t.TempDir()
-	out, errs := render(t, dir, []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_DATA_HOME=" + home},
-		"fish", "--no-config", "-c", `source $argv[1]; or exit 1; complete -C $argv[2]`, mustAbs(t, fishScript), line)
+	env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_DATA_HOME=" + home}, env...)
+	out, errs := render(t, dir, env, "fish", args...)
 	if errs != "" {
-		t.Errorf("fish: %q: stderr: %s", line, errs)
+		t.Errorf("fish %q: stderr: %s", args, errs)
 	}
 	var cands []string
 	for l := range strings.SplitSeq(strings.TrimRight(out, "\n"), "\n") {
@@ -623,6 +633,13 @@ func zshComplete(t *testing.T, dir string, lines []string) [][]string {
 	if err := os.WriteFile(filepath.Join(fdir, "_gfind"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return zshCompleteFrom(t, dir, fdir, lines)
+}
+
+// zshCompleteFrom is zshComplete with fdir, holding _gfind, first in
+// fpath.
+func zshCompleteFrom(t *testing.T, dir, fdir string, lines []string) [][]string {
+	t.Helper()
 	home := t.TempDir()
 	args := append([]string{"-f", "-c", zshCapture, "zsh", fdir, filepath.Join(home, "zcompdump")}, lines...)
 	out, errs := render(t, dir, []string{"HOME=" + home, "ZDOTDIR=" + home}, "zsh", args...)

@@ -11,8 +11,6 @@ import (
 	"github.com/gfind/gfind/predicate"
 )
 
-const version = "0.1.0"
-
 // helpText is the --help text: GNU find 4.9's groups, in GNU's order
 // and wording, so that a reader of find --help finds everything where
 // GNU puts it. The expression groups are generated from predicate's
@@ -192,11 +190,6 @@ func synopsis(f *kong.Flag) string {
 
 func printHelp() int {
 	fmt.Fprint(os.Stdout, helpText())
-	return 0
-}
-
-func printVersion() int {
-	fmt.Fprintf(os.Stdout, "gfind %s\nA parallel reimplementation of GNU find 4.11.\nLicense MIT.\n", version)
 	return 0
 }
 
