@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/kong"
 	"github.com/gfind/gfind/walker"
@@ -149,6 +151,11 @@ loop:
 			// A starting point. Every flag starts with '-', and a
 			// command line that starts with one does not pay for kong.
 			break loop
+		case !mayBeOwn(a):
+			// The expression (most often a command line with no
+			// starting point): told without kong, whose model of cli
+			// costs more than the rest of a run on a small tree.
+			break loop
 		default:
 			if k == nil {
 				var err error
@@ -209,5 +216,29 @@ func ownOption(flags []*kong.Flag, a string) (*kong.Flag, bool) {
 	}
 	return nil, false
 }
+
+// mayBeOwn reports whether the leading argument a may be one of gfind's
+// own options, and so needs kong's model to be told: a long option, or
+// the short name of one of cli's flags (its short tag), alone or with a
+// number. ownOption accepts nothing it rejects.
+func mayBeOwn(a string) bool {
+	if strings.HasPrefix(a, "--") {
+		return true
+	}
+	if len(a) < 2 || a[0] != '-' || !strings.Contains(ownShorts(), a[1:2]) {
+		return false
+	}
+	return len(a) == 2 || '0' <= a[2] && a[2] <= '9'
+}
+
+// ownShorts returns the short names of cli's flags, read from its tags.
+var ownShorts = sync.OnceValue(func() string {
+	var b strings.Builder
+	t := reflect.TypeFor[cli]()
+	for i := range t.NumField() {
+		b.WriteString(t.Field(i).Tag.Get("short"))
+	}
+	return b.String()
+})
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
