@@ -9,7 +9,9 @@
 #
 # Each round runs every program once, in an order that rotates from round
 # to round, through timeit (posix_spawn + wait4, output to /dev/null).
-# Prints each program's median wall time and its ratio to GNU find's,
+# Two command lines: PROG DIR, and PROG -name x in DIR (no starting
+# point: the expression first). Prints each program's median wall time
+# for each and its ratio to GNU find's,
 # whether it links the C library, and how many threads it starts before
 # the openat of the starting point (strace -f; skipped without strace).
 # FIND overrides GNU find (default /usr/bin/find); GO the go command.
@@ -21,7 +23,7 @@ RUNS=31
 while getopts ":n:h" o; do
   case $o in
     n) RUNS=$OPTARG ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n "2,18p" "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "startup.sh: -n wants a positive number" >&2; exit 2; }
@@ -42,13 +44,20 @@ printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString(os.Ar
 names=("GNU find" "gfind (release: static)" "gfind (cgo)" "Go, one line")
 progs=("$FIND" "$BIN/gfind-release" "$BIN/gfind-cgo" "$BIN/hello")
 n=${#progs[@]}
-declare -a times
+# Two command lines a loop runs: a starting point, and an expression
+# with none (run in the empty directory). The Go program writes its
+# argument either way.
+forms=("DIR" "-name x")
+declare -A times
+cd "$empty"
 for ((k = 0; k < n; k++)); do "${progs[$k]}" "$empty" >/dev/null; done
 for ((r = 0; r < RUNS; r++)); do
-  for ((i = 0; i < n; i++)); do
-    k=$(((i + r) % n))
-    read -r wall _ <<<"$("$BIN/timeit" -- "${progs[$k]}" "$empty")"
-    times[k]+="$wall "
+  for ((i = 0; i < 2 * n; i++)); do
+    j=$(((i + r) % (2 * n)))
+    k=$((j / 2)) f=$((j % 2))
+    if [ $f = 0 ]; then args=("$empty"); else args=(-name x); fi
+    read -r wall _ <<<"$("$BIN/timeit" -- "${progs[$k]}" "${args[@]}")"
+    times[$k,$f]+="$wall "
   done
 done
 
@@ -61,12 +70,13 @@ threads() {
   rm -f "$empty.trace"
 }
 libc() { if ldd "$1" >/dev/null 2>&1; then echo yes; else echo no; fi; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
 
-base=$(echo "${times[0]}" | median)
-echo "An empty directory, $RUNS rounds, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ):"
-printf '%-26s %10s %8s %6s %8s\n' program "median µs" ratio libc threads
+base0=$(echo "${times[0,0]}" | median) base1=$(echo "${times[0,1]}" | median)
+echo "An empty directory, $RUNS rounds, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ); median µs (ratio to GNU find):"
+printf '%-26s %18s %18s %6s %8s\n' program "PROG DIR" "PROG -name x" libc threads
 for ((k = 0; k < n; k++)); do
-  m=$(echo "${times[$k]}" | median)
-  printf '%-26s %10s %8s %6s %8s\n' "${names[$k]}" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN {printf "%.2fx", a / b}')" \
+  m0=$(echo "${times[$k,0]}" | median) m1=$(echo "${times[$k,1]}" | median)
+  printf '%-26s %18s %18s %6s %8s\n' "${names[$k]}" "$m0 ($(ratio "$m0" "$base0"))" "$m1 ($(ratio "$m1" "$base1"))" \
     "$(libc "${progs[$k]}")" "$(threads "${progs[$k]}")"
 done

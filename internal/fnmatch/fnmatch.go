@@ -43,6 +43,7 @@ import (
 	"bytes"
 	"math/bits"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/gfind/gfind/internal/ctype"
@@ -914,8 +915,8 @@ func (c *compiler) predSet(pr pred) byteSet {
 			s.add(int(pr.a))
 		}
 	case predClass:
-		if pr.a < int32(len(byteClasses)) {
-			s = byteClasses[pr.a]
+		if pr.a < classCombining {
+			s = byteClasses()[pr.a]
 		}
 	case predRange:
 		// The C locale collates bytes by value.
@@ -1145,7 +1146,7 @@ func wideLower(r rune) rune {
 // (bench/NOTES.md records the sampled difference).
 func wideClass(k int, r rune) bool {
 	if r < 0x80 {
-		return k < len(byteClasses) && byteClasses[k].has(int(r))
+		return k < classCombining && byteClasses()[k].has(int(r))
 	}
 	if r > unicode.MaxRune {
 		return false
@@ -1348,13 +1349,17 @@ var (
 	upperSet = setOf(func(b int) bool { return ctype.IsUpper(byte(b)) })
 	lowerSet = setOf(func(b int) bool { return ctype.IsLower(byte(b)) })
 
-	// byteClasses are the C locale's classes, indexed like classNames
-	// (no entry for "combining", which C does not define).
-	byteClasses = func() (t [classCombining]byteSet) {
+	// byteClasses returns the C locale's classes, indexed like
+	// classNames (no entry for "combining", which C does not define).
+	// Made at the first pattern with a class, not at start-up: a run
+	// of gfind on a small tree would spend a twentieth of its time
+	// here (bench/startup.sh).
+	byteClasses = sync.OnceValue(func() *[classCombining]byteSet {
+		t := new([classCombining]byteSet)
 		for k := range t {
 			in, _ := ctype.Class(classNames[k])
 			t[k] = setOf(func(b int) bool { return in(byte(b)) })
 		}
-		return
-	}()
+		return t
+	})
 )
