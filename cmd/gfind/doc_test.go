@@ -332,8 +332,10 @@ func TestManPageRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if th := regexp.MustCompile(`(?m)^\.TH .*$`).FindString(string(src)); !strings.Contains(th, `"gfind `+version+`"`) {
-		t.Errorf("the man page's .TH line %q does not give gfind's version %s", th, version)
+	// The source's footer names no version: make install writes the
+	// build's there (TestMakeInstall checks it).
+	if th := regexp.MustCompile(`(?m)^\.TH .*$`).FindString(string(src)); !strings.Contains(th, `"gfind"`) {
+		t.Errorf("the man page's .TH line %q does not have the field \"gfind\" that make install stamps", th)
 	}
 	text := manText(t)
 	for _, sec := range []string{"NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXPRESSION", "GFIND EXTRAS",
