@@ -12,6 +12,7 @@
 #       vendor-completions), with the copyright file Debian wants;
 #   SHA256SUMS                     of all of them (sha256sum -c).
 #
+# Runs on Linux with GNU tar, sha256sum and dpkg-deb (Debian's dpkg).
 # Every file is made by make install (into a staging DESTDIR), so that
 # the archives, the packages and a source install hold the same files.
 # VERSION empty (no release tag): 0.0.0-dev.COMMIT, .dirty for a tree
