@@ -14,9 +14,12 @@
 # for each and its ratio to GNU find's,
 # whether it links the C library, and how many threads it starts before
 # the openat of the starting point (strace -f; skipped without strace).
-# FIND overrides GNU find (default /usr/bin/find); GO the go command.
+# The locale is the caller's. FIND overrides GNU find (default
+# /usr/bin/find); GO the go command.
 set -euo pipefail
-export LC_ALL=C
+# Not LC_ALL=C: GNU find loads the locale it is given (about 120 µs for
+# C.UTF-8 here), as it does in a user's shell; LC_ALL=C bench/startup.sh
+# times its fastest start.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 modroot=$(cd "$here/.." && pwd)
 RUNS=31
@@ -73,7 +76,7 @@ libc() { if ldd "$1" >/dev/null 2>&1; then echo yes; else echo no; fi; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
 
 base0=$(echo "${times[0,0]}" | median) base1=$(echo "${times[0,1]}" | median)
-echo "An empty directory, $RUNS rounds, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ); median µs (ratio to GNU find):"
+echo "An empty directory, $RUNS rounds, $(nproc) CPUs, LC_CTYPE $(locale 2>/dev/null | sed -n 's/^LC_CTYPE=//p'), $(date -u +%Y-%m-%dT%H:%MZ); median µs (ratio to GNU find):"
 printf '%-26s %18s %18s %6s %8s\n' program "PROG DIR" "PROG -name x" libc threads
 for ((k = 0; k < n; k++)); do
   m0=$(echo "${times[$k,0]}" | median) m1=$(echo "${times[$k,1]}" | median)
