@@ -58,13 +58,23 @@ FISH = cmd/gfind/completion/gfind.fish
 # command line, pass through to go build).
 BIN ?= gfind
 
-.PHONY: all build install uninstall release clean
+.PHONY: all build install uninstall release clean FORCE
 
 all: build
 
-# Always rebuilt: go build knows what changed.
-build:
+build: $(BIN)
+
+# Rebuilt when a source file, or the build's flags and target, changed
+# since: so that "make && sudo make install" does not need go on root's
+# PATH. The flags are kept in $(BIN).flags, rewritten only when they
+# differ.
+GOSRC := $(shell find cmd internal output predicate walker -name '*.go' ! -name '*_test.go') go.mod go.sum
+BUILDINFO = $(GOBUILD) GOOS=$(GOOS) GOARCH=$(GOARCH)
+$(BIN): $(GOSRC) $(BIN).flags
 	$(GOBUILD) -o '$(BIN)' ./cmd/gfind
+$(BIN).flags: FORCE
+	@mkdir -p '$(dir $@)'
+	@echo "$(BUILDINFO)" | cmp -s - '$@' || echo "$(BUILDINFO)" > '$@'
 
 # The man page's footer gets the version: VERSION, or else the one the
 # binary, built for this machine then, reports.
@@ -72,7 +82,7 @@ install: build
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' \
 		'$(DESTDIR)$(BASHDIR)' '$(DESTDIR)$(ZSHDIR)' '$(DESTDIR)$(FISHDIR)'
 	install -m 755 '$(BIN)' '$(DESTDIR)$(BINDIR)/gfind'
-	v='$(VERSION)'; [ -n "$$v" ] || v=$$('$(BIN)' --version | sed -n '1s/^gfind //p'); \
+	v='$(VERSION)'; [ -n "$$v" ] || v=$$('$(abspath $(BIN))' --version | sed -n '1s/^gfind //p'); \
 		sed -e "/^\.TH /s/\"gfind[^\"]*\"/\"gfind $$v\"/" $(MAN) > '$(DESTDIR)$(MANDIR)/man1/gfind.1'
 	chmod 644 '$(DESTDIR)$(MANDIR)/man1/gfind.1'
 	install -m 644 $(BASH) '$(DESTDIR)$(BASHDIR)/gfind'
@@ -92,4 +102,4 @@ release:
 		MAKE='$(MAKE)' ./release.sh '$(DIST)'
 
 clean:
-	rm -rf gfind dist
+	rm -rf gfind gfind.flags dist

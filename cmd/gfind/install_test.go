@@ -172,4 +172,21 @@ complete -p gfind | grep -q -- '-F _gfind' || exit 1`
 	if left := installed(t, dest); len(left) > 0 {
 		t.Errorf("make uninstall left %q", left)
 	}
+
+	// Without VERSION the man page's footer takes the version the
+	// built binary reports (this one, not a gfind on PATH).
+	dest2 := t.TempDir()
+	makeRun(t, "install", "DESTDIR="+dest2, "PREFIX="+prefix, "BIN="+bin)
+	out, err = exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	man, err := os.ReadFile(filepath.Join(dest2, prefix, "share/man/man1/gfind.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(man), `"`+first+`"`) {
+		t.Errorf("without VERSION, the installed man page's footer is not %q", first)
+	}
 }
