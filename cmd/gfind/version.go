@@ -34,11 +34,13 @@ func versionText(stamped string, bi *debug.BuildInfo) string {
 	var b strings.Builder
 	mod, rev, modified, cgo := "", "", false, ""
 	if bi != nil {
-		mod = bi.Main.Path + " " + bi.Main.Version
-		if bi.Main.Version == "" || bi.Main.Version == "(devel)" {
-			mod = bi.Main.Path + " (devel)"
-		} else if v == "" {
-			v = strings.TrimPrefix(bi.Main.Version, "v")
+		mv := bi.Main.Version
+		if mv == "" {
+			mv = "(devel)"
+		}
+		mod = bi.Main.Path + " " + mv
+		if v == "" && mv != "(devel)" {
+			v = strings.TrimPrefix(mv, "v")
 		}
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -63,7 +65,7 @@ There is NO WARRANTY, to the extent permitted by law.
 A parallel reimplementation of GNU find 4.11.0.
 `)
 	if mod != "" {
-		fmt.Fprintf(&b, "Module: %s\n", strings.TrimSpace(mod))
+		fmt.Fprintf(&b, "Module: %s\n", mod)
 	}
 	if rev != "" {
 		fmt.Fprintf(&b, "Revision: %s", rev)
